@@ -1,0 +1,14 @@
+"""atril: Spanish Scrabble by the FISE/FILE rules."""
+
+from .board import Board
+from .errors import (AtrilError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
+                     InvalidTextError, LexiconError)
+from .move import Move
+from .rules import ScoredPlay, check_play
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AtrilError", "Board", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError",
+    "InvalidTextError", "LexiconError", "Move", "ScoredPlay", "check_play",
+]

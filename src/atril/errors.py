@@ -1,0 +1,31 @@
+"""Error types. All are ``ValueError`` so callers may catch broadly or precisely (as python-chess)."""
+
+from __future__ import annotations
+
+
+class AtrilError(ValueError):
+    """Base of every error atril raises for bad input."""
+
+
+class InvalidTextError(AtrilError):
+    """Text that does not spell tiles, squares or a move (malformed input)."""
+
+
+class InvalidMoveError(InvalidTextError):
+    """A move whose text is malformed."""
+
+
+class IllegalMoveError(AtrilError):
+    """A well-formed move that breaks a rule here; ``article`` names the rule it breaks."""
+
+    def __init__(self, message: str, article: str | None = None):
+        self.article = article
+        super().__init__(f"{message} (art. {article})" if article else message)
+
+
+class InvalidPositionError(AtrilError):
+    """A position (CGP) that is malformed or impossible with this tile set."""
+
+
+class LexiconError(AtrilError):
+    """A word list that cannot be read, or an unknown lexicon id."""

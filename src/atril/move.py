@@ -1,0 +1,235 @@
+"""Moves: a play, an exchange or a pass (art. 8, 25, 26), and their notation.
+
+A play is a start square, a direction and the whole word along the line, tiles already on the
+board included. A word entry of ``THROUGH`` (0) stands for "the tile already on that square"
+(``.`` in GCG); every other entry is a tile, a designated blank carrying ``tiles.BLANK_BIT``.
+Comparing a play with a board (``rules.check_play``) tells which tiles are new.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from . import tiles as T
+from .board import SIZE, format_coordinate, parse_coordinate, square
+from .errors import InvalidMoveError, InvalidTextError
+
+PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
+THROUGH = 0
+
+_PASS_WORDS = {"paso", "pasar", "pass", "-", "p"}
+_EXCHANGE_WORDS = ("cambio", "cambiar", "exchange", "ex", "c")
+
+
+@dataclass(frozen=True, init=False)
+class Move:
+    """A play, exchange or pass. Prints as the code that makes it: ``Move('H8 CASA')``."""
+
+    kind: str
+    row: int
+    col: int
+    across: bool
+    tiles: tuple[int, ...]  # play: the word (THROUGH for a board tile); exchange: tiles given back
+
+    def __init__(self, text: str | None = None, *, kind: str = PASS, row: int = 0, col: int = 0,
+                 across: bool = True, tiles: tuple[int, ...] = ()):
+        if text is not None:
+            other = Move.parse(text)
+            kind, row, col, across, tiles = other.kind, other.row, other.col, other.across, other.tiles
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "col", col)
+        object.__setattr__(self, "across", across)
+        object.__setattr__(self, "tiles", tuple(tiles))
+
+    # -- constructors -----------------------------------------------------------------------
+    @classmethod
+    def play(cls, row: int, col: int, across: bool, word: tuple[int, ...]) -> Move:
+        if not word:
+            raise InvalidMoveError("una jugada necesita al menos una ficha")
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            raise InvalidMoveError("la casilla de inicio está fuera del tablero (art. 2)")
+        if (col if across else row) + len(word) > SIZE:
+            raise InvalidMoveError(
+                f"la palabra se sale del tablero: {len(word)} fichas desde "
+                f"{format_coordinate(row, col, across)} (art. 2)")
+        for t in word:
+            if t != THROUGH and not (1 <= T.letter_of(t) <= T.NUM_LETTERS
+                                     and t & ~(T.BLANK_BIT | 0x3F) == 0):
+                raise InvalidMoveError(f"ficha no válida en la jugada: {t!r}")
+        return cls(kind=PLAY, row=row, col=col, across=across, tiles=tuple(word))
+
+    @classmethod
+    def exchange(cls, tiles: tuple[int, ...]) -> Move:
+        if not tiles:
+            raise InvalidMoveError("un cambio necesita al menos una ficha (art. 25)")
+        if len(tiles) > T.RACK_SIZE:
+            raise InvalidMoveError("no se pueden cambiar más de 7 fichas (art. 25)")
+        for t in tiles:
+            if t & T.BLANK_BIT or not 0 <= t <= T.NUM_LETTERS:
+                raise InvalidMoveError(f"ficha no válida en el cambio: {t!r}")
+        return cls(kind=EXCHANGE, tiles=tuple(sorted(tiles)))
+
+    @classmethod
+    def pass_(cls) -> Move:
+        return cls(kind=PASS)
+
+    @classmethod
+    def parse(cls, text: str, *, gcg: bool = False) -> Move:
+        """Read a move as people write it.
+
+        Plays: ``H8 CASA`` (across), ``8H CASA`` (down); lower case letters are blanks; tiles
+        already on the board as plain letters, in parentheses ``CA(S)A`` or as ``.``.
+        Exchanges: ``cambio AEI`` (also ``-AEI``); racks may use ``[CH]`` or the digits
+        ``1 2 3`` for CH, LL, RR. Pass: ``paso`` (also ``-``).
+        With ``gcg=True`` the coordinate is in GCG notation (``8H`` across).
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError("la jugada debe ser un texto")
+        stripped = text.strip()
+        if not stripped:
+            raise InvalidMoveError("jugada vacía: escribe p. ej. «H8 CASA», «cambio AEI» o «paso»")
+        lowered = stripped.lower()
+        if lowered in _PASS_WORDS:
+            return cls.pass_()
+        first, _, rest = stripped.partition(" ")
+        if first.lower() in _EXCHANGE_WORDS and rest.strip():
+            return cls.exchange(parse_rack(rest.strip()))
+        if stripped.startswith("-") and len(stripped) > 1:
+            body = stripped[1:].strip()
+            if body.isdigit():
+                raise InvalidMoveError("indica qué fichas cambias, p. ej. «cambio AEI» (art. 25)")
+            return cls.exchange(parse_rack(body))
+        parts = stripped.split()
+        if len(parts) != 2:
+            raise InvalidMoveError(
+                f"«{text}» no es una jugada: escribe coordenada y palabra («H8 CASA» horizontal, "
+                "«8H CASA» vertical), «cambio LETRAS» o «paso»")
+        try:
+            row, col, across = parse_coordinate(parts[0], gcg=gcg)
+        except InvalidTextError as exc:
+            raise InvalidMoveError(str(exc)) from None
+        word = parse_play_word(parts[1])
+        return cls.play(row, col, across, word)
+
+    # -- queries ----------------------------------------------------------------------------
+    @property
+    def is_play(self) -> bool:
+        return self.kind == PLAY
+
+    @property
+    def is_exchange(self) -> bool:
+        return self.kind == EXCHANGE
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind == PASS
+
+    def squares(self) -> Iterator[int]:
+        """Every square the word covers, in reading order."""
+        dr, dc = (0, 1) if self.across else (1, 0)
+        for i in range(len(self.tiles)):
+            yield square(self.row + dr * i, self.col + dc * i)
+
+    def coordinate(self, *, gcg: bool = False) -> str:
+        return format_coordinate(self.row, self.col, self.across, gcg=gcg)
+
+    # -- text -------------------------------------------------------------------------------
+    def notation(self, board=None, *, machine: bool = False) -> str:
+        """Spanish notation: ``H8 CASA``, ``cambio AEI``, ``paso``.
+
+        With a board, tiles already there are shown in parentheses: ``H8 CA(S)A``.
+        ``machine=True`` writes ``[CH]`` for digraphs so the text reads back unambiguously.
+        """
+        if self.kind == PASS:
+            return "paso"
+        if self.kind == EXCHANGE:
+            return "cambio " + format_rack(self.tiles)
+        return f"{self.coordinate()} {self._word_text(board, machine=machine)}"
+
+    def _word_text(self, board, *, machine: bool) -> str:
+        fmt = T.tile_to_machine if machine else T.tile_to_human
+        parts = []
+        for sq, t in zip(self.squares(), self.tiles):
+            on_board = board[sq] if board is not None else T.EMPTY
+            if t == THROUGH:
+                parts.append(f"({fmt(on_board)})" if on_board else ".")
+            elif on_board:
+                parts.append(f"({fmt(t)})")
+            else:
+                parts.append(fmt(t))
+        return "".join(parts).replace(")(", "")
+
+    def __str__(self) -> str:
+        return self.notation(machine=not self._human_round_trips())
+
+    def _human_round_trips(self) -> bool:
+        if self.kind != PLAY:
+            return True
+        text = self._word_text(None, machine=False)
+        try:
+            return parse_play_word(text) == self.tiles
+        except InvalidTextError:
+            return False
+
+    def __repr__(self) -> str:
+        return f"Move('{self}')"
+
+
+_PLAY_WORD = re.compile(r"^[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]+$")
+
+
+def parse_play_word(text: str) -> tuple[int, ...]:
+    """The word part of a play: letters (lower case = blank), ``[CH]``, ``(S)`` and ``.``.
+
+    Parenthesised letters and ``.`` are tiles already on the board: parentheses keep the
+    letter (checked against the board later), ``.`` becomes ``THROUGH``.
+    """
+    if not _PLAY_WORD.match(text):
+        bad = sorted({c for c in text if not re.match(r"[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]", c)})
+        raise InvalidMoveError(
+            f"«{text}» no es una palabra: caracteres no válidos {' '.join(bad)}")
+    if text.count("(") != text.count(")") or re.search(r"\([^)]*\(", text):
+        raise InvalidMoveError(f"«{text}»: paréntesis mal cerrados")
+    word: list[int] = []
+    for piece in re.split(r"(\.|\([^)]*\))", text):
+        if not piece:
+            continue
+        if piece == ".":
+            word.append(THROUGH)
+        elif piece.startswith("("):
+            inner = piece[1:-1]
+            if not inner:
+                raise InvalidMoveError(f"«{text}»: paréntesis vacíos")
+            word.extend(_play_tiles(inner, text))
+        else:
+            word.extend(_play_tiles(piece, text))
+    return tuple(word)
+
+
+def _play_tiles(piece: str, whole: str) -> tuple[int, ...]:
+    try:
+        return T.tokenize_play(piece)
+    except InvalidTextError as exc:
+        raise InvalidMoveError(str(exc)) from None
+
+
+def parse_rack(text: str) -> tuple[int, ...]:
+    """Tiles of a rack as typed: letters, ``?`` for a blank, ``[CH]`` ``[LL]`` ``[RR]`` or the
+    digits ``1`` ``2`` ``3`` for them (a bare ``CH`` on a rack is C and H: FORMATS.md)."""
+    text = text.strip().replace(" ", "")
+    text = text.replace("1", "[CH]").replace("2", "[LL]").replace("3", "[RR]")
+    try:
+        tiles = T.tokenize_machine(text.upper())
+    except InvalidTextError as exc:
+        raise InvalidMoveError(str(exc)) from None
+    if len(tiles) > T.RACK_SIZE:
+        raise InvalidMoveError(f"«{text}»: un atril tiene como mucho 7 fichas")
+    return tiles
+
+
+def format_rack(tiles) -> str:
+    """A rack in machine form (``[CH]``, ``?``), sorted in alphabetical tile order."""
+    return T.to_machine(sorted(tiles, key=lambda t: (t == T.BLANK, t)))
