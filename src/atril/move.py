@@ -163,7 +163,15 @@ class Move:
         return "".join(parts).replace(")(", "")
 
     def __str__(self) -> str:
-        return self.notation(machine=not self._human_round_trips())
+        if self._human_round_trips():
+            return self.notation()
+        # Machine form: a bracket anywhere makes the reader take bare C H as two tiles.
+        text = self.notation(machine=True)
+        if "[" not in text:
+            coord, word = text.split(" ")
+            first = 1 if word[0] in "(" else 0
+            text = f"{coord} {word[:first]}[{word[first]}]{word[first + 1:]}"
+        return text
 
     def _human_round_trips(self) -> bool:
         if self.kind != PLAY:
@@ -185,8 +193,10 @@ def parse_play_word(text: str) -> tuple[int, ...]:
     """The word part of a play: letters (lower case = blank), ``[CH]``, ``(S)`` and ``.``.
 
     Parenthesised letters and ``.`` are tiles already on the board: parentheses keep the
-    letter (checked against the board later), ``.`` becomes ``THROUGH``.
+    letter (checked against the board later), ``.`` becomes ``THROUGH``. A word with any
+    ``[..]`` is read as machine text, where a bare ``CH`` is the two tiles C and H.
     """
+    machine = "[" in text
     if not _PLAY_WORD.match(text):
         bad = sorted({c for c in text if not re.match(r"[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]", c)})
         raise InvalidMoveError(
@@ -203,15 +213,15 @@ def parse_play_word(text: str) -> tuple[int, ...]:
             inner = piece[1:-1]
             if not inner:
                 raise InvalidMoveError(f"«{text}»: paréntesis vacíos")
-            word.extend(_play_tiles(inner, text))
+            word.extend(_play_tiles(inner, machine))
         else:
-            word.extend(_play_tiles(piece, text))
+            word.extend(_play_tiles(piece, machine))
     return tuple(word)
 
 
-def _play_tiles(piece: str, whole: str) -> tuple[int, ...]:
+def _play_tiles(piece: str, machine: bool) -> tuple[int, ...]:
     try:
-        return T.tokenize_play(piece)
+        return T.tokenize_machine(piece) if machine else T.tokenize_play(piece)
     except InvalidTextError as exc:
         raise InvalidMoveError(str(exc)) from None
 

@@ -161,6 +161,17 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
     return tuple(tiles_), squares
 
 
+def leave_after(rack: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
+    """The rack left after using ``used`` (blanks as ``BLANK``); an error if a tile is missing."""
+    left = list(rack)
+    for t in used:
+        if t not in left:
+            raise IllegalMoveError(
+                f"no tienes {T.tile_to_human(t)} en el atril ({T.to_human(rack) or 'vacío'})", "8")
+        left.remove(t)
+    return tuple(left)
+
+
 def apply_play(board: Board, play: ScoredPlay) -> None:
     """Put a checked play's new tiles on the board."""
     for sq, t in play.placed:

@@ -1,0 +1,118 @@
+"""CGP, the one-line position format of woogles-io/open-protocols (FORMATS.md).
+
+``<board> <rack1>/<rack2> <score1>/<score2> <zero turns> [op operands; ...]``
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import tiles as T
+from .board import SIZE, Board
+from .errors import InvalidPositionError, InvalidTextError
+from .position import DEFAULT_LEXICON, Position
+
+_ROW_TOKEN = re.compile(r"\d+|\[[^\]]*\]|.")
+
+
+def loads(text: str) -> Position:
+    """Read a CGP line; every error says which part is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidPositionError("CGP vacío: se espera «tablero atriles puntos ceros [ops]»")
+    head, _, ops_text = text.strip().partition(" ")
+    fields = [head] + ops_text.split(maxsplit=3)
+    if len(fields) < 4:
+        raise InvalidPositionError(
+            "CGP incompleto: se esperan tablero, atriles (A/B), puntuaciones (N/M) y número de "
+            "turnos sin puntos")
+    board = _board(fields[0])
+    racks = _racks(fields[1])
+    scores = _scores(fields[2])
+    try:
+        zero_turns = int(fields[3])
+        if zero_turns < 0:
+            raise ValueError
+    except ValueError:
+        raise InvalidPositionError(
+            f"CGP: «{fields[3]}» no es un número de turnos sin puntos") from None
+    ops = _ops(fields[4] if len(fields) > 4 else "")
+    return Position(board=board, racks=racks, scores=scores, zero_turns=zero_turns, ops=ops)
+
+
+def dumps(position: Position) -> str:
+    """Write a CGP line, always with ``lex`` and ``ld`` (Macondo needs both for Spanish)."""
+    board = "/".join(position.board.rows_machine())
+    racks = "/".join(_rack_text(r) for r in position.racks)
+    scores = f"{position.scores[0]}/{position.scores[1]}"
+    ops = {"lex": DEFAULT_LEXICON, "ld": "spanish"}
+    ops.update(position.ops)
+    op_text = " ".join(f"{k} {v};" if v else f"{k};" for k, v in ops.items())
+    return f"{board} {racks} {scores} {position.zero_turns} {op_text}"
+
+
+def _rack_text(rack) -> str:
+    return T.to_machine(sorted(rack, key=lambda t: (t == T.BLANK, t)))
+
+
+def _board(text: str) -> Board:
+    rows = text.split("/")
+    if len(rows) != SIZE:
+        raise InvalidPositionError(f"CGP: el tablero tiene {len(rows)} filas; deben ser 15")
+    board = Board()
+    for r, row in enumerate(rows):
+        c = 0
+        for token in _ROW_TOKEN.findall(row):
+            if token.isdigit():
+                c += int(token)
+                continue
+            if token == "?":
+                raise InvalidPositionError(
+                    f"CGP: fila {r + 1}: un comodín en el tablero se escribe con la letra que "
+                    "representa, en minúscula")
+            try:
+                (tile,) = T.tokenize_machine(token)
+            except (InvalidTextError, ValueError) as exc:
+                raise InvalidPositionError(f"CGP: fila {r + 1}: {exc}") from None
+            if c >= SIZE:
+                break
+            board[r * SIZE + c] = tile
+            c += 1
+        if c != SIZE:
+            raise InvalidPositionError(
+                f"CGP: la fila {r + 1} («{row}») tiene {c} casillas; deben ser 15")
+    return board
+
+
+def _racks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise InvalidPositionError(f"CGP: los atriles se escriben «ATRIL1/ATRIL2», no «{text}»")
+    racks = []
+    for i, part in enumerate(parts):
+        try:
+            rack = T.tokenize_machine(part)
+        except InvalidTextError as exc:
+            raise InvalidPositionError(f"CGP: atril {i + 1}: {exc}") from None
+        if any(t & T.BLANK_BIT for t in rack):
+            raise InvalidPositionError(
+                f"CGP: atril {i + 1}: las letras van en mayúscula y el comodín es «?»")
+        racks.append(rack)
+    return racks[0], racks[1]
+
+
+def _scores(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(-?\d+)/(-?\d+)", text)
+    if not match:
+        raise InvalidPositionError(f"CGP: las puntuaciones se escriben «N/M», no «{text}»")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _ops(text: str) -> dict[str, str]:
+    ops: dict[str, str] = {}
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        name, _, operands = chunk.partition(" ")
+        ops[name] = operands.strip()
+    return ops

@@ -1,0 +1,122 @@
+"""A position: what a CGP line holds — board, racks, scores, zero-turn count and options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import tiles as T
+from .board import Board
+from .errors import InvalidPositionError
+
+DEFAULT_LEXICON = "ES09"
+
+
+@dataclass
+class Position:
+    """Board, both racks (player to move first; an unknown rack is empty), scores, the number
+    of consecutive scoreless turns, and CGP operations such as ``lex``.
+
+    Prints as the code that makes it: ``Position('<cgp>')``.
+    """
+
+    board: Board = field(default_factory=Board)
+    racks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    scores: tuple[int, int] = (0, 0)
+    zero_turns: int = 0
+    ops: dict[str, str] = field(default_factory=dict)
+
+    def __init__(self, cgp: str | None = None, *, board: Board | None = None,
+                 racks=((), ()), scores=(0, 0), zero_turns: int = 0,
+                 ops: dict[str, str] | None = None):
+        if cgp is not None:
+            from .cgp import loads
+            other = loads(cgp)
+            board, racks, scores, zero_turns, ops = (
+                other.board, other.racks, other.scores, other.zero_turns, other.ops)
+        self.board = board if board is not None else Board()
+        self.racks = (tuple(racks[0]), tuple(racks[1]))
+        self.scores = (int(scores[0]), int(scores[1]))
+        self.zero_turns = int(zero_turns)
+        self.ops = dict(ops or {})
+        self.validate()
+
+    @property
+    def rack(self) -> tuple[int, ...]:
+        """The rack of the player to move."""
+        return self.racks[0]
+
+    @property
+    def lexicon(self) -> str:
+        return self.ops.get("lex", DEFAULT_LEXICON)
+
+    def validate(self) -> None:
+        """Any arrangement is allowed (positions come from books), but never more tiles of a
+        kind than the set holds (art. 3), nor a rack of more than 7 tiles."""
+        for i, rack in enumerate(self.racks):
+            if len(rack) > T.RACK_SIZE:
+                raise InvalidPositionError(
+                    f"el atril {i + 1} tiene {len(rack)} fichas; como mucho 7 (art. 6)")
+            for t in rack:
+                if not 0 <= t <= T.NUM_LETTERS:
+                    raise InvalidPositionError(f"ficha desconocida en el atril {i + 1}: {t!r}")
+        for t in self.board.squares:
+            if t and not 1 <= T.letter_of(t) <= T.NUM_LETTERS:
+                raise InvalidPositionError(f"ficha desconocida en el tablero: {t!r}")
+        used = self.board.usage()
+        for rack in self.racks:
+            for t in rack:
+                used[t] += 1
+        for code_, n in enumerate(used):
+            if n > T.COUNTS[code_]:
+                name = "comodines" if code_ == T.BLANK else f"fichas {T.tile_to_human(code_)}"
+                raise InvalidPositionError(
+                    f"hay {n} {name} entre tablero y atriles, pero el juego solo tiene "
+                    f"{T.COUNTS[code_]} (art. 3)")
+
+    def unseen(self) -> list[int]:
+        """Tiles the player to move cannot see: bag plus the opponent's rack (counts per code)."""
+        counts = list(T.COUNTS)
+        for code_, n in enumerate(self.board.usage()):
+            counts[code_] -= n
+        for t in self.racks[0]:
+            counts[t] -= 1
+        return counts
+
+    def bag_count(self) -> int:
+        """Tiles in the bag, when both racks are known (otherwise an upper bound)."""
+        return sum(self.unseen()) - len(self.racks[1])
+
+    def cgp(self) -> str:
+        from .cgp import dumps
+        return dumps(self)
+
+    def __str__(self) -> str:
+        return self.cgp()
+
+    def __repr__(self) -> str:
+        return f"Position('{self.cgp()}')"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.cgp() == other.cgp()
+
+    def copy(self) -> Position:
+        return Position(board=self.board.copy(), racks=self.racks, scores=self.scores,
+                        zero_turns=self.zero_turns, ops=self.ops)
+
+    def render(self) -> str:
+        """Board, racks and scores as a person reads them."""
+        lines = [self.board.render()]
+        for i, (rack, score) in enumerate(zip(self.racks, self.scores)):
+            who = "al turno" if i == 0 else "rival"
+            shown = " ".join(T.tile_to_human(t) for t in sorted(rack, key=_rack_order)) or "—"
+            lines.append(f"Jugador {i + 1} ({who}): {score:>4} puntos   atril: {shown}")
+        if self.racks[1]:
+            lines.append(f"Fichas en la bolsa: {self.bag_count()}   léxico: {self.lexicon}")
+        else:
+            lines.append(f"Fichas por ver (bolsa y atril rival): {sum(self.unseen())}   "
+                         f"léxico: {self.lexicon}")
+        return "\n".join(lines)
+
+
+def _rack_order(t: int) -> tuple[bool, int]:
+    return (t == T.BLANK, t)
