@@ -1,0 +1,426 @@
+"""The word automaton: a KWG (DAWG + GADDAG in one flat ``uint32`` array), wolges format.
+
+Why this format: it is what wolges and Macondo ship (``.kwg`` files read unchanged), it is one
+contiguous buffer a C move generator can walk without Python objects, and it loads from disk
+as a plain byte copy.
+
+Node bits (little-endian ``uint32``): ``tile = node >> 24``, ``accepts = node & 0x800000``,
+``is_end = node & 0x400000`` (last of its sibling list), ``arc = node & 0x3FFFFF`` (index of
+the first node of the child sibling list; 0 = none). Sibling lists are contiguous and sorted by
+tile. ``nodes[0].arc`` is the DAWG root list and ``nodes[1].arc`` the GADDAG root list. The
+GADDAG holds, for a word c1..cn, ``ci .. c1 ^ ci+1 .. cn`` for i < n and ``cn .. c1``; the
+separator ``^`` is tile 0.
+
+Tile numbering is the caller's: atril uses ``atril.tiles`` codes (1..28 = A B C CH D E F G H
+I J L LL M N Ñ O P Q R RR S T U V X Y Z), which is the order of the wolges/Macondo Spanish
+alphabet, so their Spanish ``.kwg`` files (e.g. FILE2017) read with the same codes. A file
+built for another alphabet reads fine but its tile numbers mean that alphabet's letters.
+
+The builder follows wolges (``build.rs``): every sibling list is a chain of states deduplicated
+by (tile, accepts, arc, next), so identical lists and shared list tails are stored once, and a
+GADDAG path ``ci..c1 ^`` points straight into the DAWG node for ``c1..ci``. The layout is
+depth-first, parents before children, DAWG before GADDAG (wolges' "MagpieMerged"). The heavy
+building runs in C (``atril._kwg``); ``build_reference`` is the same algorithm in pure Python,
+kept as the readable specification and the test oracle (both give identical arrays).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+try:
+    from . import _kwg as _native
+except ImportError:  # pragma: no cover - only when the extension was not built
+    _native = None
+
+ARC_MASK = 0x3FFFFF
+IS_END_BIT = 0x400000
+ACCEPTS_BIT = 0x800000
+SEPARATOR = 0
+#: most nodes the 22-bit arc field can address.
+MAX_NODES = ARC_MASK + 1
+
+
+class KwgError(ValueError):
+    """Bytes that are not a well-formed KWG, or words the format cannot hold."""
+
+
+Word = Sequence[int]
+
+
+class Kwg:
+    """A KWG node array with lookup and traversal helpers.
+
+    ``nodes`` is an ``array('I')`` (native uint32, little-endian hosts assumed for the buffer);
+    it supports the buffer protocol, so C code can read it with no copy.
+    """
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: array) -> None:
+        if nodes.typecode != "I" or nodes.itemsize != 4:
+            raise KwgError("los nodos de un KWG son un array('I') de 32 bits")
+        self.nodes = nodes
+
+    # --- building -------------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, words: Iterable[Word]) -> Kwg:
+        """Build a minimized DAWG + GADDAG from words (tile sequences; order and repeats free)."""
+        if _native is None:
+            return cls.build_reference(words)
+        blob = _words_blob(words)
+        try:
+            data = _native.build(blob)
+        except OverflowError as exc:
+            raise KwgError(str(exc)) from None
+        return cls.from_bytes(data, check=False)
+
+    @classmethod
+    def build_reference(cls, words: Iterable[Word]) -> Kwg:
+        """The pure-Python builder: same algorithm and same output as the C one, but slow."""
+        sorted_words = sorted({_checked_word(w) for w in words})
+        return cls(_ReferenceBuilder().build(sorted_words))
+
+    # --- bytes and files ------------------------------------------------------------------
+
+    @classmethod
+    def from_bytes(cls, data: bytes | bytearray | memoryview, *, check: bool = True) -> Kwg:
+        """Nodes from little-endian bytes; ``check`` verifies every arc stays inside the array."""
+        if len(data) % 4 or len(data) < 8:
+            raise KwgError("un KWG es una lista de nodos de 4 bytes, al menos dos")
+        nodes = array("I")
+        nodes.frombytes(data)
+        if sys.byteorder == "big":  # pragma: no cover
+            nodes.byteswap()
+        kwg = cls(nodes)
+        if check:
+            kwg.check()
+        return kwg
+
+    def to_bytes(self) -> bytes:
+        """Little-endian bytes, as a ``.kwg`` file holds them."""
+        if sys.byteorder == "big":  # pragma: no cover
+            swapped = array("I", self.nodes)
+            swapped.byteswap()
+            return swapped.tobytes()
+        return self.nodes.tobytes()
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Kwg:
+        """Read a ``.kwg`` file (atril's, wolges' or Macondo's: same format)."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise KwgError(f"no se puede leer el KWG «{path}»: {exc.strerror or exc}") from None
+        return cls.from_bytes(data)
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_bytes(self.to_bytes())
+
+    def check(self) -> None:
+        """Raise ``KwgError`` unless every arc points inside the array and every list ends."""
+        if _native is not None:
+            try:
+                _native.check(self.nodes)
+            except ValueError as exc:
+                raise KwgError(f"KWG dañado: {exc}") from None
+            return
+        n = len(self.nodes)
+        for i, node in enumerate(self.nodes):
+            if (node & ARC_MASK) >= n:
+                raise KwgError(f"KWG dañado: el nodo {i} apunta fuera ({node & ARC_MASK} ≥ {n})")
+        if n and not self.nodes[n - 1] & IS_END_BIT:
+            raise KwgError("KWG dañado: la última lista de hermanos no termina")
+
+    # --- node helpers (for readers such as the move generator) ----------------------------
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def dawg_root(self) -> int:
+        """Index of the first node of the DAWG root list (0 if the DAWG is empty)."""
+        return self.nodes[0] & ARC_MASK
+
+    @property
+    def gaddag_root(self) -> int:
+        """Index of the first node of the GADDAG root list (0 if there is none)."""
+        return self.nodes[1] & ARC_MASK
+
+    def tile(self, node: int) -> int:
+        return self.nodes[node] >> 24
+
+    def arc(self, node: int) -> int:
+        return self.nodes[node] & ARC_MASK
+
+    def is_end(self, node: int) -> bool:
+        return bool(self.nodes[node] & IS_END_BIT)
+
+    def node_accepts(self, node: int) -> bool:
+        """True if the path ending with this node's tile is a word (a GADDAG path, there)."""
+        return bool(self.nodes[node] & ACCEPTS_BIT)
+
+    def siblings(self, first: int) -> Iterator[int]:
+        """Node indices of the sibling list starting at ``first`` (nothing for 0)."""
+        if first == 0:
+            return
+        nodes = self.nodes
+        i = first
+        while True:
+            yield i
+            if nodes[i] & IS_END_BIT:
+                return
+            i += 1
+
+    def child(self, first: int, tile: int) -> int:
+        """The node for ``tile`` in the list starting at ``first``, or 0 if absent."""
+        if first == 0:
+            return 0
+        nodes = self.nodes
+        i = first
+        while True:
+            node = nodes[i]
+            t = node >> 24
+            if t == tile:
+                return i
+            if t > tile or node & IS_END_BIT:
+                return 0
+            i += 1
+
+    def follow(self, tiles: Word, first: int | None = None) -> int:
+        """The node reached by reading ``tiles`` from a list (default: the DAWG root), or 0."""
+        node = 0
+        arc = self.dawg_root if first is None else first
+        for t in tiles:
+            node = self.child(arc, t)
+            if node == 0:
+                return 0
+            arc = self.nodes[node] & ARC_MASK
+        return node
+
+    # --- words ----------------------------------------------------------------------------
+
+    def accepts(self, word: Word) -> bool:
+        """True if ``word`` (tiles) is in the DAWG."""
+        if not word:
+            return False
+        if _native is not None:
+            try:
+                return _native.accepts(self.nodes, bytes(word))
+            except ValueError:  # a tile outside 0..255 is in no word
+                return False
+        node = self.follow(word)
+        return node != 0 and bool(self.nodes[node] & ACCEPTS_BIT)
+
+    def words(self) -> Iterator[tuple[int, ...]]:
+        """Every DAWG word in sorted order, as tile tuples."""
+        if _native is not None:
+            blob = _native.words(self.nodes)
+            if blob:
+                yield from (tuple(w) for w in blob.split(b"\x00"))
+            return
+        yield from self._words_python()
+
+    def _words_python(self) -> Iterator[tuple[int, ...]]:
+        nodes = self.nodes
+        prefix: list[int] = []
+        stack = [self.dawg_root] if self.dawg_root else []
+        while stack:
+            i = stack[-1]
+            node = nodes[i]
+            if len(prefix) == len(stack):  # back from this node's children: move to the next one
+                prefix.pop()
+                if node & IS_END_BIT:
+                    stack.pop()
+                    continue
+                i += 1
+                stack[-1] = i
+                node = nodes[i]
+            prefix.append(node >> 24)
+            if node & ACCEPTS_BIT:
+                yield tuple(prefix)
+            if node & ARC_MASK:
+                stack.append(node & ARC_MASK)
+
+
+def _checked_word(word: Word) -> tuple[int, ...]:
+    w = tuple(word)
+    if not w:
+        raise KwgError("una palabra vacía no cabe en un KWG")
+    for t in w:
+        if not isinstance(t, int) or not 1 <= t <= 255:
+            raise KwgError(f"ficha {t!r} fuera de 1..255 en {w}")
+    return w
+
+
+def _words_blob(words: Iterable[Word]) -> bytes:
+    """Words as bytes separated by 0 (tile 0 is the separator, so it never occurs in a word)."""
+    parts = []
+    for w in words:
+        try:
+            b = bytes(w)
+        except (TypeError, ValueError):
+            b = b""
+        if not b or 0 in b:
+            b = bytes(_checked_word(w))
+        parts.append(b)
+    return b"\x00".join(parts)
+
+
+def _gaddag_strings(sorted_words: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """GADDAG strings: each word reversed, plus ``ci..c1 ^`` for its prefixes (wolges' drowwords).
+
+    A prefix already emitted for the previous word is not repeated (CAR then CARE: RAC^ once).
+    """
+    out: list[tuple[int, ...]] = []
+    prev: tuple[int, ...] = ()
+    for word in sorted_words:
+        n = len(word)
+        prefix_len = 0
+        if prev:
+            limit = min(n, len(prev) - 1)
+            while prefix_len < limit and prev[prefix_len] == word[prefix_len]:
+                prefix_len += 1
+        rev = word[::-1] + (SEPARATOR,)
+        out.append(rev[:-1])
+        for k in range(1, n - prefix_len):
+            out.append(rev[k:])
+        prev = word
+    out.sort()
+    return out
+
+
+class _ReferenceBuilder:
+    """wolges' state maker and the depth-first layout, step by step (see the module docstring).
+
+    A *state* is one node of a sibling-list chain: (tile, accepts, arc, next), where ``arc`` and
+    ``next`` are state ids; state 0 is the sink. Ids are topologically sorted (arc, next < id).
+    """
+
+    def __init__(self) -> None:
+        self.tile = [0]
+        self.acc = [False]
+        self.arc = [0]
+        self.next = [0]
+        self.finder: dict[tuple[int, bool, int, int], int] = {(0, False, 0, 0): 0}
+
+    def make_state(self, transitions: list[list]) -> int:
+        ret = 0
+        for tile, accepts, arc in reversed(transitions):
+            key = (tile, accepts, arc, ret)
+            found = self.finder.get(key)
+            if found is None:
+                found = len(self.tile)
+                self.finder[key] = found
+                self.tile.append(tile)
+                self.acc.append(accepts)
+                self.arc.append(arc)
+                self.next.append(ret)
+            ret = found
+        return ret
+
+    def make_dawg(self, words: list[tuple[int, ...]], dawg_start: int, gaddag: bool) -> int:
+        transitions: list[list] = []  # [tile, accepts, arc]
+        indexes: list[int] = []  # start of each open node's child batch in ``transitions``
+
+        def pop() -> None:
+            start = indexes.pop()
+            transitions[start - 1][2] = self.make_state(transitions[start:])
+            del transitions[start:]
+
+        prev: tuple[int, ...] | None = None
+        for word in words:
+            prefix_len = 0
+            if prev is not None:
+                prev_len = len(indexes)
+                limit = min(len(word), prev_len)
+                while prefix_len < limit and prev[prefix_len] == word[prefix_len]:
+                    prefix_len += 1
+                for _ in range(prefix_len, prev_len):
+                    pop()
+            for t in word[prefix_len:]:
+                transitions.append([t, False, 0])
+                indexes.append(len(transitions))
+            if gaddag and word[-1] == SEPARATOR:
+                indexes.pop()
+                p = dawg_start
+                for sought in reversed(word[:-1]):
+                    while self.tile[p] != sought:
+                        p = self.next[p]
+                    p = self.arc[p]
+                transitions[-1][2] = p
+            else:
+                transitions[-1][1] = True
+            prev = word
+        for _ in range(len(indexes)):
+            pop()
+        return self.make_state(transitions)
+
+    def build(self, words: list[tuple[int, ...]]) -> array:
+        dawg_start = self.make_dawg(words, 0, False)
+        gaddag_start = self.make_dawg(_gaddag_strings(words), dawg_start, True)
+        n = len(self.tile)
+        nxt = self.next
+        # head[p]: the first state of a chain that has p as a tail, so p's list is a suffix of it.
+        head = list(range(n))
+        for p in range(n - 1, 0, -1):
+            head[nxt[p]] = p
+        for p in range(n - 1, 0, -1):
+            head[p] = head[head[p]]
+        to_end = [1] * n
+        for p in range(1, n):
+            if nxt[p]:
+                to_end[p] += to_end[nxt[p]]
+        dest = [0] * n
+        dest[0] = 0xFFFFFFFF  # the sink is never written
+        written = 2
+
+        def defrag(p: int) -> None:
+            nonlocal written
+            p = head[p]
+            if dest[p]:
+                return
+            first = written
+            dest[p] = 0xFFFFFFFF  # breaks cycles through this chain's own tail
+            num = to_end[p]
+            written += num
+            w = p
+            while True:
+                if self.arc[p]:
+                    defrag(self.arc[p])
+                p = nxt[p]
+                if p == 0:
+                    break
+            dest[w] = 0
+            for ofs in range(num):
+                if dest[w]:  # already placed inside an earlier copy of this tail
+                    break
+                dest[w] = first + ofs
+                w = nxt[w]
+
+        defrag(dawg_start)
+        defrag(gaddag_start)
+        dest[0] = 0
+        if written > MAX_NODES:
+            raise KwgError(f"el KWG necesitaría {written} nodos; el formato admite {MAX_NODES}")
+        out = array("I", bytes(4 * written))
+        out[0] = IS_END_BIT | dest[dawg_start]
+        out[1] = IS_END_BIT | dest[gaddag_start]
+        for p in range(1, n):
+            d = dest[p]
+            if d == 0:
+                continue
+            while True:
+                np_ = nxt[p]
+                out[d] = ((self.tile[p] << 24) | (ACCEPTS_BIT if self.acc[p] else 0)
+                          | (IS_END_BIT if np_ == 0 else 0) | dest[self.arc[p]])
+                if np_ == 0:
+                    break
+                p = np_
+                d += 1
+        return out
