@@ -4,11 +4,12 @@ from .board import Board
 from .errors import (AtrilError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                      InvalidTextError, LexiconError)
 from .move import Move
+from .position import Position
 from .rules import ScoredPlay, check_play
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AtrilError", "Board", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError",
-    "InvalidTextError", "LexiconError", "Move", "ScoredPlay", "check_play",
+    "InvalidTextError", "LexiconError", "Move", "Position", "ScoredPlay", "check_play",
 ]
