@@ -1,0 +1,336 @@
+"""Lexicons: the bundled ES09 list, user word lists, the compiled-graph cache, word lookup.
+
+A lexicon is a set of words (tile tuples, RULES.md §7: accents ignored, ñ kept, ch/ll/rr are
+one tile) held in a KWG (``atril.kwg``). Building the graph for 600 000 words takes seconds, so
+the compiled graph is cached on disk, keyed by a hash of the source bytes and a format version;
+a second load, even in a new process, only reads that file. Within a process, loading the same
+spec twice returns the same object.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import lzma
+import os
+import re
+import struct
+import tempfile
+import threading
+import zlib
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+import platformdirs
+
+from .errors import InvalidTextError, LexiconError
+from .kwg import Kwg, KwgError
+from .tiles import BLANK_BIT, TILES, strip_accents, tokenize_word
+
+#: the bundled lists: id → (file in ``atril/data``, name shown to people).
+BUNDLED: dict[str, tuple[str, str]] = {
+    "ES09": ("es09.txt.xz",
+             "ES09: lista libre de palabras en español (an-array-of-spanish-words 2.0.0, MIT)"),
+}
+DEFAULT = "ES09"
+#: the longest word that fits on the board.
+MAX_WORD_TILES = 15
+#: bump when the cache file layout or the way words are read changes.
+CACHE_VERSION = 1
+_CACHE_MAGIC = b"ATRILLEX"
+_HEADER = struct.Struct("<8sIII")  # magic, version, metadata length, crc32 of the rest
+
+#: why a line of a word list was skipped, with the Spanish text for people.
+SKIP_REASONS: dict[str, str] = {
+    "k_w": "con K o W (no existen en el juego español)",
+    "one_tile": "de una sola ficha",
+    "too_long": f"de más de {MAX_WORD_TILES} fichas",
+    "junk": "ilegibles o con caracteres que no son letras",
+}
+_EXAMPLES = 5
+
+
+@dataclass
+class LoadReport:
+    """What reading a word list did: kept words, repeats, and skipped lines by reason."""
+
+    source: str
+    lines: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, line: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+        shown = self.examples.setdefault(reason, [])
+        if len(shown) < _EXAMPLES:
+            shown.append(line[:40])
+
+    def __str__(self) -> str:
+        out = [f"{self.source}: {self.lines} líneas leídas, {self.kept} palabras aceptadas, "
+               f"{self.duplicates} repetidas"]
+        for reason, count in self.skipped.items():
+            examples = ", ".join(f"«{e}»" for e in self.examples.get(reason, []))
+            out.append(f"  descartadas {count} {SKIP_REASONS[reason]}: {examples}")
+        return "\n".join(out)
+
+
+class Lexicon:
+    """A word list compiled to a KWG: lookup by spelling or by tiles, iteration, the graph."""
+
+    __slots__ = ("id", "name", "word_count", "kwg", "report")
+
+    def __init__(self, id: str, name: str, kwg: Kwg, word_count: int, report: LoadReport):
+        self.id = id
+        self.name = name
+        self.kwg = kwg
+        self.word_count = word_count
+        self.report = report
+
+    @classmethod
+    def load(cls, spec: str | os.PathLike[str] | Lexicon = DEFAULT) -> Lexicon:
+        """A bundled list by id (``"ES09"``), or a ``.txt``/``.txt.gz`` word list by path.
+
+        Raises ``LexiconError`` (Spanish message) for an unknown id or an unusable file.
+        """
+        if isinstance(spec, Lexicon):
+            return spec
+        bundled = BUNDLED.get(str(spec).upper()) if isinstance(spec, str) else None
+        with _LOCK:
+            if bundled is not None:
+                key: object = str(spec).upper()
+                if key not in _LOADED:
+                    _LOADED[key] = _load_bundled(str(key), *bundled)
+                return _LOADED[key]
+            path = Path(spec)
+            try:
+                stat = path.stat()
+            except OSError:
+                raise LexiconError(_missing_message(spec)) from None
+            key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+            if key not in _LOADED:
+                _LOADED[key] = _load_file(path)
+            return _LOADED[key]
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], id: str = "PROPIA", name: str | None = None
+                   ) -> Lexicon:
+        """A lexicon from words in memory (spelled as in a word list); not cached."""
+        report = LoadReport(source=name or id)
+        blob = _read_lines(words, report)
+        if not report.kept:
+            raise LexiconError(f"la lista «{name or id}» no contiene ninguna palabra válida")
+        return cls(id, name or id, Kwg.build(blob.split(b"\x00")), report.kept, report)
+
+    # --- lookup ---------------------------------------------------------------------------
+
+    def is_word(self, tiles: Sequence[int]) -> bool:
+        """True if these tiles spell a word; a designated blank counts as its letter."""
+        try:
+            word = bytes(t & ~BLANK_BIT for t in tiles)
+        except ValueError:  # a number that is no tile
+            return False
+        return self.kwg.accepts(word)
+
+    def __contains__(self, word: object) -> bool:
+        """``"chacha" in lex`` reads a person's spelling; a tuple of tiles is looked up as is."""
+        if isinstance(word, str):
+            try:
+                return self.is_word(tokenize_word(word))
+            except InvalidTextError:
+                return False
+        if isinstance(word, (tuple, list, bytes)):
+            try:
+                return self.is_word(word)
+            except TypeError:
+                return False
+        return False
+
+    def words(self) -> Iterator[tuple[int, ...]]:
+        """All words as tile tuples, in tile order."""
+        return self.kwg.words()
+
+    def __len__(self) -> int:
+        return self.word_count
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.id}: {self.word_count} palabras>"
+
+
+_LOCK = threading.RLock()
+_LOADED: dict[object, Lexicon] = {}
+
+
+# --- reading word lists ---------------------------------------------------------------------
+
+_SIMPLE = re.compile(r"[a-jl-vx-zñ]+")  # lower case, no accents, no K/W: the common line
+_TO_TILES = str.maketrans(
+    {t.letter.lower(): chr(t.code) for t in TILES if len(t.letter) == 1})
+
+
+def _simple_tiles(word: str) -> str:
+    """Tiles of a ``_SIMPLE`` word as a str of code points: greedy digraphs, like tokenize_word."""
+    return word.replace("ch", "\x04").replace("ll", "\x0d").replace("rr", "\x15").translate(
+        _TO_TILES)
+
+
+def _read_lines(lines: Iterable[str], report: LoadReport) -> bytes:
+    """Kept words as a 0-separated blob of tile bytes (what ``Kwg.build`` takes); fills report."""
+    seen: set[str] = set()
+    for line in lines:
+        report.lines += 1
+        word = line.strip()
+        if not word:
+            continue
+        if _SIMPLE.fullmatch(word):
+            tiles = _simple_tiles(word)
+        else:
+            try:
+                tiles = "".join(map(chr, tokenize_word(word.lower())))
+            except InvalidTextError:
+                upper = strip_accents(word).upper()
+                report.skip("k_w" if "K" in upper or "W" in upper else "junk", word)
+                continue
+            if not tiles:
+                report.skip("junk", word)
+                continue
+        if len(tiles) == 1:
+            report.skip("one_tile", word)
+        elif len(tiles) > MAX_WORD_TILES:
+            report.skip("too_long", word)
+        elif tiles in seen:
+            report.duplicates += 1
+        else:
+            seen.add(tiles)
+    report.kept = len(seen)
+    return "\x00".join(sorted(seen)).encode("latin-1")
+
+
+def _decode(raw: bytes, source: str) -> str:
+    if b"\x00" in raw:
+        raise LexiconError(f"«{source}» no es una lista de palabras (parece un archivo binario)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")  # older Spanish lists; never fails
+
+
+def _compile(text: str, source: str, id: str, name: str) -> Lexicon:
+    report = LoadReport(source=source)
+    blob = _read_lines(text.splitlines(), report)
+    if not report.kept:
+        if not report.lines:
+            raise LexiconError(f"la lista «{source}» está vacía")
+        raise LexiconError(f"la lista «{source}» no contiene ninguna palabra válida\n{report}")
+    try:
+        kwg = Kwg.build(blob.split(b"\x00"))
+    except KwgError as exc:
+        raise LexiconError(f"la lista «{source}» es demasiado grande: {exc}") from None
+    return Lexicon(id, name, kwg, report.kept, report)
+
+
+def _load_bundled(id: str, filename: str, name: str) -> Lexicon:
+    packed = resources.files("atril").joinpath("data", filename).read_bytes()
+
+    def build() -> Lexicon:
+        return _compile(lzma.decompress(packed).decode("utf-8"), id, id, name)
+
+    return _cached(packed, build)
+
+
+def _load_file(path: Path) -> Lexicon:
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise LexiconError(f"«{path}» es una carpeta, no una lista de palabras") from None
+    except OSError as exc:
+        raise LexiconError(f"no se puede leer la lista «{path}»: {exc.strerror or exc}") from None
+    stem = path.name
+    for suffix in (".gz", ".txt"):
+        stem = stem.removesuffix(suffix)
+    id = stem.upper() or "PROPIA"
+
+    def build() -> Lexicon:
+        data = raw
+        if raw[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(raw)
+            except (OSError, EOFError, zlib.error):
+                raise LexiconError(f"«{path}» es un .gz dañado") from None
+        return _compile(_decode(data, str(path)), str(path), id, path.name)
+
+    return _cached(raw, build)
+
+
+def _missing_message(spec: object) -> str:
+    text = str(spec)
+    if os.sep not in text and "/" not in text and "." not in text:
+        known = ", ".join(BUNDLED)
+        return f"léxico desconocido «{text}»; los incluidos son: {known}, o indica un archivo .txt"
+    return f"no existe la lista de palabras «{text}»"
+
+
+# --- the disk cache -------------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    """Where compiled lexicons live: ``$ATRIL_CACHE_DIR`` or the user cache directory."""
+    return Path(os.environ.get("ATRIL_CACHE_DIR") or platformdirs.user_cache_dir("atril"))
+
+
+def _cache_path(raw: bytes) -> Path:
+    digest = hashlib.sha256(b"atril-lexicon-%d\x00" % CACHE_VERSION + raw).hexdigest()
+    return cache_dir() / f"lexicon-{digest[:40]}.bin"
+
+
+def _cached(raw: bytes, build: Callable[[], Lexicon]) -> Lexicon:
+    """The lexicon from the cache file for these source bytes, or built and saved there."""
+    path = _cache_path(raw)
+    lexicon = _read_cache(path)
+    if lexicon is None:
+        lexicon = build()
+        _write_cache(path, lexicon)
+    return lexicon
+
+
+def _read_cache(path: Path) -> Lexicon | None:
+    """None if missing or unusable in any way (the caller rebuilds it)."""
+    try:
+        data = path.read_bytes()
+        magic, version, meta_len, crc = _HEADER.unpack_from(data)
+        if magic != _CACHE_MAGIC or version != CACHE_VERSION:
+            return None
+        body = memoryview(data)[_HEADER.size:]
+        if zlib.crc32(body) != crc:
+            return None
+        meta = json.loads(bytes(body[:meta_len]).decode("utf-8"))
+        kwg = Kwg.from_bytes(body[meta_len:])
+        report = LoadReport(**meta["report"])
+        return Lexicon(meta["id"], meta["name"], kwg, int(meta["word_count"]), report)
+    except (OSError, ValueError, KeyError, TypeError, struct.error):
+        return None
+
+
+def _write_cache(path: Path, lexicon: Lexicon) -> None:
+    """Write atomically (temp file + rename); a cache that cannot be written is just skipped."""
+    meta = json.dumps({"id": lexicon.id, "name": lexicon.name, "word_count": lexicon.word_count,
+                       "report": asdict(lexicon.report)}, ensure_ascii=False).encode("utf-8")
+    body = meta + lexicon.kwg.to_bytes()
+    header = _HEADER.pack(_CACHE_MAGIC, CACHE_VERSION, len(meta), zlib.crc32(body))
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
+            tmp = f.name
+            f.write(header)
+            f.write(body)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
