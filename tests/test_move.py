@@ -7,6 +7,7 @@ from atril import tiles as T
 from atril.board import parse_coordinate
 from atril.errors import InvalidMoveError
 from atril.move import THROUGH, Move
+from atril.rack import Rack
 
 
 def test_across_and_down():
@@ -37,7 +38,7 @@ def test_lower_case_is_a_blank():
 
 def test_exchange_and_pass():
     assert Move("cambio AEI").is_exchange
-    assert Move("cambio 1?A").tiles == tuple(sorted((T.code("CH"), T.BLANK, T.code("A"))))
+    assert Move("cambio 1?A").tiles == (T.code("A"), T.code("CH"), T.BLANK)  # blanks last
     assert Move("-[RR]X").tiles == (T.code("RR"), T.code("X"))
     assert Move("paso").is_pass and Move("-").is_pass
 
@@ -69,3 +70,12 @@ def test_format_then_parse_gives_the_move_back(row, col, across, word):
 def test_exchange_round_trips(rack):
     move = Move.exchange(tuple(rack))
     assert Move(str(move)) == move
+
+
+def test_rack_prints_as_code_and_accepts_digit_aliases():
+    rack = Rack("1?AE3")
+    assert repr(rack) == "Rack('A[CH]E[RR]?')"  # Spanish order: CH after C
+    assert Rack(str(rack)) == rack
+    assert rack.human() == "A CH E RR ?"
+    assert Rack("CH") == (T.code("C"), T.code("H"))  # a bare CH on a rack is two tiles
+    assert Rack("[CH]QZ").value() == 5 + 5 + 10

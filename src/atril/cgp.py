@@ -11,6 +11,7 @@ from . import tiles as T
 from .board import SIZE, Board
 from .errors import InvalidPositionError, InvalidTextError
 from .position import DEFAULT_LEXICON, Position
+from .rack import format_rack
 
 _ROW_TOKEN = re.compile(r"\d+|\[[^\]]*\]|.")
 
@@ -42,16 +43,12 @@ def loads(text: str) -> Position:
 def dumps(position: Position) -> str:
     """Write a CGP line, always with ``lex`` and ``ld`` (Macondo needs both for Spanish)."""
     board = "/".join(position.board.rows_machine())
-    racks = "/".join(_rack_text(r) for r in position.racks)
+    racks = "/".join(format_rack(r) for r in position.racks)
     scores = f"{position.scores[0]}/{position.scores[1]}"
     ops = {"lex": DEFAULT_LEXICON, "ld": "spanish"}
     ops.update(position.ops)
     op_text = " ".join(f"{k} {v};" if v else f"{k};" for k, v in ops.items())
     return f"{board} {racks} {scores} {position.zero_turns} {op_text}"
-
-
-def _rack_text(rack) -> str:
-    return T.to_machine(sorted(rack, key=lambda t: (t == T.BLANK, t)))
 
 
 def _board(text: str) -> Board:

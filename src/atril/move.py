@@ -15,6 +15,7 @@ from typing import Iterator
 from . import tiles as T
 from .board import SIZE, format_coordinate, parse_coordinate, square
 from .errors import InvalidMoveError, InvalidTextError
+from .rack import Rack, format_rack, parse_rack
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
 THROUGH = 0
@@ -67,10 +68,7 @@ class Move:
             raise InvalidMoveError("un cambio necesita al menos una ficha (art. 25)")
         if len(tiles) > T.RACK_SIZE:
             raise InvalidMoveError("no se pueden cambiar más de 7 fichas (art. 25)")
-        for t in tiles:
-            if t & T.BLANK_BIT or not 0 <= t <= T.NUM_LETTERS:
-                raise InvalidMoveError(f"ficha no válida en el cambio: {t!r}")
-        return cls(kind=EXCHANGE, tiles=tuple(sorted(tiles)))
+        return cls(kind=EXCHANGE, tiles=tuple(Rack(tiles)))
 
     @classmethod
     def pass_(cls) -> Move:
@@ -146,7 +144,7 @@ class Move:
         if self.kind == PASS:
             return "paso"
         if self.kind == EXCHANGE:
-            return "cambio " + format_rack(self.tiles)
+            return f"cambio {format_rack(self.tiles)}"
         return f"{self.coordinate()} {self._word_text(board, machine=machine)}"
 
     def _word_text(self, board, *, machine: bool) -> str:
@@ -226,20 +224,3 @@ def _play_tiles(piece: str, machine: bool) -> tuple[int, ...]:
         raise InvalidMoveError(str(exc)) from None
 
 
-def parse_rack(text: str) -> tuple[int, ...]:
-    """Tiles of a rack as typed: letters, ``?`` for a blank, ``[CH]`` ``[LL]`` ``[RR]`` or the
-    digits ``1`` ``2`` ``3`` for them (a bare ``CH`` on a rack is C and H: FORMATS.md)."""
-    text = text.strip().replace(" ", "")
-    text = text.replace("1", "[CH]").replace("2", "[LL]").replace("3", "[RR]")
-    try:
-        tiles = T.tokenize_machine(text.upper())
-    except InvalidTextError as exc:
-        raise InvalidMoveError(str(exc)) from None
-    if len(tiles) > T.RACK_SIZE:
-        raise InvalidMoveError(f"«{text}»: un atril tiene como mucho 7 fichas")
-    return tiles
-
-
-def format_rack(tiles) -> str:
-    """A rack in machine form (``[CH]``, ``?``), sorted in alphabetical tile order."""
-    return T.to_machine(sorted(tiles, key=lambda t: (t == T.BLANK, t)))

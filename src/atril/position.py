@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from . import tiles as T
 from .board import Board
 from .errors import InvalidPositionError
+from .rack import Rack
 
 DEFAULT_LEXICON = "ES09"
 
@@ -83,8 +84,11 @@ class Position:
         return counts
 
     def bag_count(self) -> int:
-        """Tiles in the bag, when both racks are known (otherwise an upper bound)."""
-        return sum(self.unseen()) - len(self.racks[1])
+        """Tiles in the bag. With the opponent's rack unknown (empty in the CGP), they are
+        taken to hold a full rack, as far as the unseen tiles allow."""
+        unseen = sum(self.unseen())
+        held = len(self.racks[1]) if self.racks[1] else min(T.RACK_SIZE, unseen)
+        return unseen - held
 
     def cgp(self) -> str:
         from .cgp import dumps
@@ -108,15 +112,8 @@ class Position:
         lines = [self.board.render()]
         for i, (rack, score) in enumerate(zip(self.racks, self.scores)):
             who = "al turno" if i == 0 else "rival"
-            shown = " ".join(T.tile_to_human(t) for t in sorted(rack, key=_rack_order)) or "—"
+            shown = Rack(rack).human() or "—"
             lines.append(f"Jugador {i + 1} ({who}): {score:>4} puntos   atril: {shown}")
-        if self.racks[1]:
-            lines.append(f"Fichas en la bolsa: {self.bag_count()}   léxico: {self.lexicon}")
-        else:
-            lines.append(f"Fichas por ver (bolsa y atril rival): {sum(self.unseen())}   "
-                         f"léxico: {self.lexicon}")
+        lines.append(f"Fichas en la bolsa: {self.bag_count()}   por ver (bolsa y atril rival): "
+                     f"{sum(self.unseen())}   léxico: {self.lexicon}")
         return "\n".join(lines)
-
-
-def _rack_order(t: int) -> tuple[bool, int]:
-    return (t == T.BLANK, t)
