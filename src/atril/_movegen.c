@@ -1,0 +1,697 @@
+/* atril._movegen: the move generator's hot path (read atril/movegen.py first).
+ *
+ * Gordon's GADDAG algorithm as in Macondo and wolges: cross-sets and cross-scores per square
+ * and direction, anchors, a left-then-right walk of the GADDAG from each anchor with scoring
+ * kept up to date at every step. Moves come back as packed 32-byte records, sorted in C.
+ *
+ *   configure(values: bytes[29], letter_mult: bytes[225], word_mult: bytes[225]) -> None
+ *   generate(board: bytes[225], rack: bytes[29], nodes: buffer, bag: int) -> bytes
+ *   best(board, rack, nodes, bag, n, leaves: (nodes, counts, values) | None) -> bytes
+ *   leave_counts(nodes: buffer) -> bytes       words under each node (uint32 per node)
+ *
+ * rack is a count per tile code (0 = blank). bag < 0 means "no exchanges"; otherwise every
+ * distinct exchange of at most `bag` tiles and the pass are added. Record layout: see Rec.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE 15
+#define NSQ 225
+#define NCODES 29
+#define BLANK_BIT 0x80
+#define NEW_BIT 0x40
+#define LETTER_MASK 0x3F
+#define ALL_LETTERS 0x1FFFFFFEu /* bits 1..28 */
+#define RACK_SIZE 7
+#define BINGO_BONUS 50
+#define ARC_MASK 0x3FFFFFu
+#define IS_END_BIT 0x400000u
+#define ACCEPTS_BIT 0x800000u
+#define MAX_LEAVES 128 /* sub-multisets of a 7-tile rack: at most 2^7 */
+
+enum { KIND_PLAY = 0, KIND_EXCHANGE = 1, KIND_PASS = 2 };
+
+/* One move. tiles: the whole word, board tiles as they lie, new tiles with NEW_BIT (a blank
+ * also keeps BLANK_BIT); for an exchange, the tiles given back. */
+typedef struct {
+    int16_t score;
+    uint8_t kind, dir, row, col, len, nplaced;
+    uint8_t tiles[16];
+    float equity;
+    uint32_t reserved;
+} Rec;
+
+static uint8_t VALUE[NCODES];
+static uint8_t LM[NSQ], WM[NSQ];
+static int configured = 0;
+
+/* ---- KWG ------------------------------------------------------------------------------ */
+
+typedef struct { const uint32_t *v; uint32_t n; } Nodes;
+
+/* The node for `tile` in the sibling list starting at `arc`, or 0. */
+static inline uint32_t child(const Nodes *k, uint32_t arc, uint32_t tile) {
+    if (!arc) return 0;
+    for (uint32_t i = arc; i < k->n; i++) {
+        uint32_t node = k->v[i], t = node >> 24;
+        if (t == tile) return i;
+        if (t > tile || (node & IS_END_BIT)) return 0;
+    }
+    return 0;
+}
+
+static inline uint32_t arc_of(const Nodes *k, uint32_t i) { return k->v[i] & ARC_MASK; }
+static inline int accepts(const Nodes *k, uint32_t i) { return (k->v[i] & ACCEPTS_BIT) != 0; }
+
+/* Letters c such that pre + c + suf is a word (pre, suf in reading order, letters only). */
+static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const uint8_t *suf,
+                          int slen) {
+    uint32_t arc = k->n > 1 ? arc_of(k, 1) : 0, mask = 0;
+    if (slen > 0) { /* GADDAG path cn..c1: suf reversed, c, pre reversed */
+        for (int i = slen - 1; i >= 0; i--) {
+            uint32_t j = child(k, arc, suf[i]);
+            if (!j) return 0;
+            arc = arc_of(k, j);
+        }
+        for (uint32_t j = arc; j && j < k->n; j++) {
+            uint32_t t = k->v[j] >> 24, x = j;
+            for (int i = plen - 1; i >= 0 && x; i--) x = child(k, arc_of(k, x), pre[i]);
+            if (t && x && accepts(k, x)) mask |= 1u << t;
+            if (k->v[j] & IS_END_BIT) break;
+        }
+    } else { /* pre reversed, separator, c */
+        for (int i = plen - 1; i >= 0; i--) {
+            uint32_t j = child(k, arc, pre[i]);
+            if (!j) return 0;
+            arc = arc_of(k, j);
+        }
+        uint32_t s = child(k, arc, 0);
+        if (!s) return 0;
+        for (uint32_t j = arc_of(k, s); j && j < k->n; j++) {
+            uint32_t t = k->v[j] >> 24;
+            if (t && accepts(k, j)) mask |= 1u << t;
+            if (k->v[j] & IS_END_BIT) break;
+        }
+    }
+    return mask & ALL_LETTERS;
+}
+
+/* ---- generator state ------------------------------------------------------------------ */
+
+typedef struct {
+    Nodes k;
+    uint8_t board[NSQ];
+    uint32_t xset[2][NSQ];  /* letters allowed by the perpendicular word, per play direction */
+    int16_t xscore[2][NSQ]; /* value of the perpendicular tiles, -1 if there are none */
+    uint8_t xlen[2][NSQ];   /* how many perpendicular tiles touch the square */
+    uint8_t anchor[2][NSQ];
+    uint8_t rack[NCODES];
+    int rack_total, rack_size;
+    int radix[NCODES]; /* mixed-radix weight of each code: index of the tiles used */
+    float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
+    /* the line being generated */
+    int dir, line, anchor_pos, left_limit;
+    uint8_t ltile[SIZE], lxlen[SIZE], llm[SIZE], lwm[SIZE];
+    uint32_t lxset[SIZE];
+    int16_t lxscore[SIZE];
+    uint8_t word[SIZE];
+    /* output */
+    Rec *recs;
+    size_t nrecs, cap;
+    int topn; /* 0: keep every move; otherwise keep the best topn by equity */
+    int failed;
+} Gen;
+
+static inline int sq_of(int dir, int line, int pos) {
+    return dir == 0 ? line * SIZE + pos : pos * SIZE + line;
+}
+
+static void compute_cross(Gen *g) {
+    uint8_t pre[SIZE], suf[SIZE];
+    for (int dir = 0; dir < 2; dir++) {
+        /* a play along `dir` forms perpendicular words along the other direction */
+        for (int sq = 0; sq < NSQ; sq++) {
+            g->xset[dir][sq] = 0;
+            g->xscore[dir][sq] = -1;
+            g->xlen[dir][sq] = 0;
+            if (g->board[sq]) continue;
+            int r = sq / SIZE, c = sq % SIZE;
+            int dr = dir == 0 ? 1 : 0, dc = dir == 0 ? 0 : 1;
+            int plen = 0, slen = 0, sum = 0;
+            int rr = r - dr, cc = c - dc;
+            while (rr >= 0 && cc >= 0 && g->board[rr * SIZE + cc]) { rr -= dr; cc -= dc; }
+            for (rr += dr, cc += dc; rr != r || cc != c; rr += dr, cc += dc) {
+                uint8_t t = g->board[rr * SIZE + cc];
+                pre[plen++] = t & LETTER_MASK;
+                if (!(t & BLANK_BIT)) sum += VALUE[t];
+            }
+            for (rr = r + dr, cc = c + dc; rr < SIZE && cc < SIZE && g->board[rr * SIZE + cc];
+                 rr += dr, cc += dc) {
+                uint8_t t = g->board[rr * SIZE + cc];
+                suf[slen++] = t & LETTER_MASK;
+                if (!(t & BLANK_BIT)) sum += VALUE[t];
+            }
+            if (plen + slen == 0) {
+                g->xset[dir][sq] = ALL_LETTERS;
+                continue;
+            }
+            g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen);
+            g->xscore[dir][sq] = (int16_t)sum;
+            g->xlen[dir][sq] = (uint8_t)(plen + slen);
+        }
+    }
+}
+
+static void compute_anchors(Gen *g) {
+    memset(g->anchor, 0, sizeof g->anchor);
+    int empty = 1;
+    for (int sq = 0; sq < NSQ; sq++) if (g->board[sq]) { empty = 0; break; }
+    if (empty) { /* the first play covers the centre; across only, as Quackle counts */
+        g->anchor[0][7 * SIZE + 7] = 1;
+        return;
+    }
+    for (int sq = 0; sq < NSQ; sq++) {
+        if (g->board[sq]) continue;
+        int r = sq / SIZE, c = sq % SIZE;
+        if ((r > 0 && g->board[sq - SIZE]) || (r < SIZE - 1 && g->board[sq + SIZE]) ||
+            (c > 0 && g->board[sq - 1]) || (c < SIZE - 1 && g->board[sq + 1]))
+            g->anchor[0][sq] = g->anchor[1][sq] = 1;
+    }
+}
+
+static void load_line(Gen *g, int dir, int line) {
+    g->dir = dir;
+    g->line = line;
+    for (int p = 0; p < SIZE; p++) {
+        int sq = sq_of(dir, line, p);
+        g->ltile[p] = g->board[sq];
+        g->lxset[p] = g->xset[dir][sq];
+        g->lxscore[p] = g->xscore[dir][sq];
+        g->lxlen[p] = g->xlen[dir][sq];
+        g->llm[p] = LM[sq];
+        g->lwm[p] = WM[sq];
+        g->word[p] = g->board[sq];
+    }
+}
+
+/* ---- output --------------------------------------------------------------------------- */
+
+/* The canonical order: equity (= score without leaves) desc, then kind, dir, row, col, word. */
+static int rec_cmp(const void *a, const void *b) {
+    const Rec *x = a, *y = b;
+    if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
+    return memcmp(&x->kind, &y->kind, offsetof(Rec, equity) - offsetof(Rec, kind));
+}
+
+static void emit(Gen *g, const Rec *r) {
+    if (g->topn) { /* keep the best topn, sorted */
+        size_t n = g->nrecs;
+        if (n == (size_t)g->topn) {
+            if (rec_cmp(r, &g->recs[n - 1]) >= 0) return;
+            n--;
+        }
+        size_t i = n;
+        while (i > 0 && rec_cmp(r, &g->recs[i - 1]) < 0) {
+            g->recs[i] = g->recs[i - 1];
+            i--;
+        }
+        g->recs[i] = *r;
+        g->nrecs = n + 1;
+        return;
+    }
+    if (g->nrecs == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 1024;
+        Rec *v = realloc(g->recs, cap * sizeof *v);
+        if (!v) { g->failed = 1; return; }
+        g->recs = v;
+        g->cap = cap;
+    }
+    g->recs[g->nrecs++] = *r;
+}
+
+static void record_play(Gen *g, int start, int end, int main, int wmult, int cross, int nplaced,
+                        int lidx) {
+    int len = end - start + 1;
+    if (len < 2) return;
+    if (nplaced == 1) { /* one tile: report it once, along its longer word (across on a tie) */
+        int a = g->anchor_pos, cross_len = g->lxlen[a] + 1;
+        if (g->dir == 0 ? cross_len > len : cross_len >= len) return;
+    }
+    int score = main * wmult + cross + (nplaced == RACK_SIZE ? BINGO_BONUS : 0);
+    float equity = (float)score + g->leave[lidx];
+    if (g->topn && g->nrecs == (size_t)g->topn && equity < g->recs[g->nrecs - 1].equity) return;
+    Rec r;
+    memset(&r, 0, sizeof r);
+    r.score = (int16_t)score;
+    r.kind = KIND_PLAY;
+    r.dir = (uint8_t)g->dir;
+    r.row = (uint8_t)(g->dir == 0 ? g->line : start);
+    r.col = (uint8_t)(g->dir == 0 ? start : g->line);
+    r.len = (uint8_t)len;
+    r.nplaced = (uint8_t)nplaced;
+    memcpy(r.tiles, g->word + start, (size_t)len);
+    r.equity = equity;
+    emit(g, &r);
+}
+
+/* ---- Gordon's walk -------------------------------------------------------------------- */
+
+static void go_left(Gen *g, int pos, uint32_t arc, int main, int wmult, int cross, int np,
+                    int lidx);
+static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmult, int cross,
+                     int np, int lidx);
+
+/* After the tile at `pos` (node j) on the way left from the anchor. */
+static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cross, int np,
+                      int lidx) {
+    int a = g->anchor_pos;
+    if (pos == 0 || !g->ltile[pos - 1]) {
+        if (accepts(&g->k, j) && (a == SIZE - 1 || !g->ltile[a + 1]))
+            record_play(g, pos, a, main, wmult, cross, np, lidx);
+        if (a < SIZE - 1 && (g->ltile[a + 1] || g->rack_total)) {
+            uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
+            if (s) go_right(g, a + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
+        }
+        if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total)
+            go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
+    } else {
+        go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
+    }
+}
+
+static void right_next(Gen *g, int pos, uint32_t j, int start, int main, int wmult, int cross,
+                       int np, int lidx) {
+    if ((pos == SIZE - 1 || !g->ltile[pos + 1]) && accepts(&g->k, j))
+        record_play(g, start, pos, main, wmult, cross, np, lidx);
+    if (pos < SIZE - 1 && (g->ltile[pos + 1] || g->rack_total))
+        go_right(g, pos + 1, arc_of(&g->k, j), start, main, wmult, cross, np, lidx);
+}
+
+/* Put each possible tile on `pos` (or read the board tile there) and continue: the shared
+ * step of both directions; `start` < 0 means "going left". */
+static inline void step(Gen *g, int pos, uint32_t arc, int start, int main, int wmult, int cross,
+                        int np, int lidx) {
+    const Nodes *k = &g->k;
+    uint8_t bt = g->ltile[pos];
+    if (bt) {
+        uint32_t j = child(k, arc, bt & LETTER_MASK);
+        if (!j) return;
+        int m = main + ((bt & BLANK_BIT) ? 0 : VALUE[bt]);
+        if (start < 0) left_next(g, pos, j, m, wmult, cross, np, lidx);
+        else right_next(g, pos, j, start, m, wmult, cross, np, lidx);
+        return;
+    }
+    uint32_t xs = g->lxset[pos];
+    if (!xs || !arc) return;
+    int lm = g->llm[pos], wm = g->lwm[pos], xsc = g->lxscore[pos];
+    for (uint32_t j = arc; j < k->n; j++) {
+        uint32_t node = k->v[j], t = node >> 24;
+        if (t && ((xs >> t) & 1)) {
+            for (int blank = 0; blank < 2; blank++) {
+                int code = blank ? 0 : (int)t;
+                if (!g->rack[code]) continue;
+                int v = blank ? 0 : VALUE[t] * lm;
+                int c = cross + (xsc >= 0 ? (xsc + v) * wm : 0);
+                g->rack[code]--;
+                g->rack_total--;
+                g->word[pos] = (uint8_t)(t | NEW_BIT | (blank ? BLANK_BIT : 0));
+                if (start < 0) left_next(g, pos, j, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
+                else right_next(g, pos, j, start, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
+                g->rack[code]++;
+                g->rack_total++;
+            }
+        }
+        if (node & IS_END_BIT) break;
+    }
+    g->word[pos] = 0;
+}
+
+static void go_left(Gen *g, int pos, uint32_t arc, int main, int wmult, int cross, int np,
+                    int lidx) {
+    step(g, pos, arc, -1, main, wmult, cross, np, lidx);
+}
+
+static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmult, int cross,
+                     int np, int lidx) {
+    step(g, pos, arc, start, main, wmult, cross, np, lidx);
+}
+
+static void gen_anchor(Gen *g, int pos, int left_limit) {
+    g->anchor_pos = pos;
+    g->left_limit = left_limit;
+    go_left(g, pos, g->k.n > 1 ? arc_of(&g->k, 1) : 0, 0, 1, 0, 0, 0);
+}
+
+/* Each play is generated from the leftmost anchor it covers: the walk left from an anchor
+ * stops before the previous anchor of the line. */
+static void gen_all_plays(Gen *g) {
+    for (int dir = 0; dir < 2; dir++)
+        for (int line = 0; line < SIZE; line++) {
+            int any = 0;
+            for (int p = 0; p < SIZE && !any; p++) any = g->anchor[dir][sq_of(dir, line, p)];
+            if (!any) continue;
+            load_line(g, dir, line);
+            int prev = -1;
+            for (int p = 0; p < SIZE; p++) {
+                if (!g->anchor[dir][sq_of(dir, line, p)]) continue;
+                gen_anchor(g, p, prev + 1);
+                prev = p;
+            }
+        }
+}
+
+/* ---- racks, leaves and exchanges ------------------------------------------------------ */
+
+/* Mixed-radix weights so that the tiles used index a table of at most 128 leaves. */
+static void set_radix(Gen *g) {
+    int w = 1;
+    g->rack_total = 0;
+    for (int c = 0; c < NCODES; c++) {
+        g->radix[c] = w;
+        w *= g->rack[c] + 1;
+        g->rack_total += g->rack[c];
+    }
+    g->rack_size = g->rack_total;
+    memset(g->leave, 0, sizeof g->leave);
+}
+
+/* Tiles used (counts per code) for a mixed-radix index. */
+static void decode_used(const Gen *g, int idx, uint8_t used[NCODES]) {
+    for (int c = NCODES - 1; c >= 0; c--) {
+        used[c] = (uint8_t)(idx / g->radix[c]);
+        idx %= g->radix[c];
+    }
+}
+
+static int num_leaves(const Gen *g) { return g->radix[NCODES - 1] * (g->rack[NCODES - 1] + 1); }
+
+/* Rank of a sorted leave in a DAWG of leaves (words before it in sorted order), or -1. */
+static long leave_rank(const Nodes *k, const uint32_t *counts, const uint8_t *tiles, int n) {
+    long idx = 0;
+    uint32_t arc = k->n ? arc_of(k, 0) : 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t j = arc;
+        if (!j) return -1;
+        for (;; j++) {
+            if (j >= k->n) return -1;
+            uint32_t t = k->v[j] >> 24;
+            if (t == tiles[i]) break;
+            if (t > tiles[i] || (k->v[j] & IS_END_BIT)) return -1;
+            idx += counts[j];
+        }
+        if (i == n - 1) return accepts(k, j) ? idx : -1;
+        if (accepts(k, j)) idx++;
+        arc = arc_of(k, j);
+    }
+    return -1;
+}
+
+static void fill_leaves(Gen *g, const Nodes *lk, const uint32_t *counts, const float *values,
+                        Py_ssize_t nvalues) {
+    int total = num_leaves(g);
+    for (int idx = 0; idx < total; idx++) {
+        uint8_t used[NCODES], tiles[RACK_SIZE];
+        int n = 0;
+        decode_used(g, idx, used);
+        for (int c = 0; c < NCODES; c++)
+            for (int m = used[c]; m < g->rack[c]; m++) tiles[n++] = (uint8_t)c;
+        long r = n ? leave_rank(lk, counts, tiles, n) : -1;
+        g->leave[idx] = (r >= 0 && r < nvalues) ? values[r] : 0.0f;
+    }
+}
+
+static void gen_exchanges(Gen *g, int bag) {
+    int total = num_leaves(g);
+    for (int idx = 0; idx < total; idx++) {
+        uint8_t used[NCODES];
+        Rec r;
+        memset(&r, 0, sizeof r);
+        decode_used(g, idx, used);
+        for (int c = 0; c < NCODES; c++)
+            for (int m = 0; m < used[c]; m++) r.tiles[r.len++] = (uint8_t)c;
+        if (r.len > bag) continue;
+        r.kind = idx ? KIND_EXCHANGE : KIND_PASS;
+        r.equity = g->leave[idx];
+        emit(g, &r);
+    }
+}
+
+/* ---- Python glue ---------------------------------------------------------------------- */
+
+typedef struct { Py_buffer buf; int held; } Buf;
+
+static int get_buf(PyObject *obj, Buf *b, const char *what) {
+    if (PyObject_GetBuffer(obj, &b->buf, PyBUF_SIMPLE) < 0) {
+        PyErr_Format(PyExc_TypeError, "%s: se esperaba un búfer", what);
+        return -1;
+    }
+    b->held = 1;
+    return 0;
+}
+
+static void release(Buf *b) {
+    if (b->held) PyBuffer_Release(&b->buf);
+    b->held = 0;
+}
+
+static int setup_gen(Gen *g, Buf *board, Buf *rack, Buf *nodes) {
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "atril._movegen sin configurar");
+        return -1;
+    }
+    if (board->buf.len != NSQ || rack->buf.len != NCODES) {
+        PyErr_SetString(PyExc_ValueError, "tablero de 225 casillas y atril de 29 cuentas");
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    memcpy(g->board, board->buf.buf, NSQ);
+    memcpy(g->rack, rack->buf.buf, NCODES);
+    for (int c = 0, n = 0; c < NCODES; c++) {
+        n += g->rack[c];
+        if (n > RACK_SIZE) {
+            PyErr_SetString(PyExc_ValueError, "más de 7 fichas en el atril");
+            return -1;
+        }
+    }
+    for (int sq = 0; sq < NSQ; sq++) {
+        uint8_t t = g->board[sq], l = t & (uint8_t)~BLANK_BIT;
+        if (t && (l < 1 || l >= NCODES)) {
+            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
+            return -1;
+        }
+    }
+    g->k.v = nodes->buf.buf;
+    g->k.n = (uint32_t)(nodes->buf.len / 4);
+    set_radix(g);
+    return 0;
+}
+
+static PyObject *finish(Gen *g) {
+    PyObject *out = NULL;
+    if (g->failed) PyErr_NoMemory();
+    else out = PyBytes_FromStringAndSize((const char *)g->recs, (Py_ssize_t)(g->nrecs * sizeof(Rec)));
+    free(g->recs);
+    return out;
+}
+
+/* Sort by score desc with a counting pass, then each run of equal scores canonically. */
+static int sort_recs(Gen *g) {
+    size_t n = g->nrecs;
+    if (n < 2) return 0;
+    int lo = g->recs[0].score, hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        int s = g->recs[i].score;
+        if (s < lo) lo = s;
+        if (s > hi) hi = s;
+    }
+    size_t span = (size_t)(hi - lo) + 2;
+    size_t *start = calloc(span, sizeof *start);
+    Rec *out = malloc(n * sizeof *out);
+    if (!start || !out) {
+        free(start);
+        free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) start[hi - g->recs[i].score + 1]++;
+    for (size_t b = 1; b < span; b++) start[b] += start[b - 1];
+    for (size_t i = 0; i < n; i++) out[start[hi - g->recs[i].score]++] = g->recs[i];
+    size_t a = 0;
+    while (a < n) {
+        size_t b = a + 1;
+        while (b < n && out[b].score == out[a].score) b++;
+        if (b - a > 1) qsort(out + a, b - a, sizeof *out, rec_cmp);
+        a = b;
+    }
+    free(start);
+    free(g->recs);
+    g->recs = out;
+    g->cap = n;
+    return 0;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    Py_buffer v, lm, wm;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &v, &lm, &wm)) return NULL;
+    int ok = v.len == NCODES && lm.len == NSQ && wm.len == NSQ;
+    if (ok) {
+        memcpy(VALUE, v.buf, NCODES);
+        memcpy(LM, lm.buf, NSQ);
+        memcpy(WM, wm.buf, NSQ);
+        configured = 1;
+    }
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&lm);
+    PyBuffer_Release(&wm);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "tablas de 29, 225 y 225 bytes");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    PyObject *ob, *orack, *onodes;
+    int bag;
+    if (!PyArg_ParseTuple(args, "OOOi", &ob, &orack, &onodes, &bag)) return NULL;
+    Buf board = {0}, rack = {0}, nodes = {0};
+    PyObject *out = NULL;
+    Gen *g = malloc(sizeof *g);
+    if (!g) return PyErr_NoMemory();
+    if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
+        get_buf(onodes, &nodes, "kwg") < 0 || setup_gen(g, &board, &rack, &nodes) < 0)
+        goto done;
+    Py_BEGIN_ALLOW_THREADS
+    compute_cross(g);
+    compute_anchors(g);
+    gen_all_plays(g);
+    if (bag >= 0 && !g->failed) gen_exchanges(g, bag);
+    if (!g->failed && sort_recs(g) < 0) g->failed = 1;
+    Py_END_ALLOW_THREADS
+    out = finish(g);
+done:
+    release(&board);
+    release(&rack);
+    release(&nodes);
+    free(g);
+    return out;
+}
+
+static PyObject *py_best(PyObject *self, PyObject *args) {
+    PyObject *ob, *orack, *onodes, *oleaves;
+    int bag, n;
+    if (!PyArg_ParseTuple(args, "OOOiiO", &ob, &orack, &onodes, &bag, &n, &oleaves)) return NULL;
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "n debe ser al menos 1");
+        return NULL;
+    }
+    Buf board = {0}, rack = {0}, nodes = {0}, lnodes = {0}, lcounts = {0}, lvalues = {0};
+    PyObject *out = NULL;
+    Gen *g = malloc(sizeof *g);
+    if (!g) return PyErr_NoMemory();
+    if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
+        get_buf(onodes, &nodes, "kwg") < 0 || setup_gen(g, &board, &rack, &nodes) < 0)
+        goto done;
+    g->topn = n;
+    g->recs = malloc((size_t)n * sizeof(Rec));
+    if (!g->recs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    g->cap = (size_t)n;
+    if (oleaves != Py_None) {
+        PyObject *a, *b, *c;
+        if (!PyArg_ParseTuple(oleaves, "OOO", &a, &b, &c) || get_buf(a, &lnodes, "hojas") < 0 ||
+            get_buf(b, &lcounts, "hojas") < 0 || get_buf(c, &lvalues, "hojas") < 0) {
+            free(g->recs);
+            goto done;
+        }
+        Nodes lk = {lnodes.buf.buf, (uint32_t)(lnodes.buf.len / 4)};
+        if (lcounts.buf.len != lnodes.buf.len) {
+            PyErr_SetString(PyExc_ValueError, "hojas: una cuenta por nodo");
+            free(g->recs);
+            goto done;
+        }
+        fill_leaves(g, &lk, lcounts.buf.buf, lvalues.buf.buf, lvalues.buf.len / 4);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    compute_cross(g);
+    compute_anchors(g);
+    gen_all_plays(g);
+    if (bag >= 0) gen_exchanges(g, bag);
+    Py_END_ALLOW_THREADS
+    out = finish(g);
+done:
+    release(&board);
+    release(&rack);
+    release(&nodes);
+    release(&lnodes);
+    release(&lcounts);
+    release(&lvalues);
+    free(g);
+    return out;
+}
+
+/* counts[i] = words accepted at node i or below it (the rank table of a DAWG of leaves). */
+static uint32_t count_node(const Nodes *k, uint32_t *counts, uint8_t *done, uint32_t i,
+                           int depth) {
+    if (done[i]) return counts[i];
+    uint32_t c = accepts(k, i) ? 1 : 0, arc = arc_of(k, i);
+    if (arc && depth < 64)
+        for (uint32_t j = arc; j < k->n; j++) {
+            c += count_node(k, counts, done, j, depth + 1);
+            if (k->v[j] & IS_END_BIT) break;
+        }
+    counts[i] = c;
+    done[i] = 1;
+    return c;
+}
+
+static PyObject *py_leave_counts(PyObject *self, PyObject *arg) {
+    Buf nodes = {0};
+    if (get_buf(arg, &nodes, "hojas") < 0) return NULL;
+    Nodes k = {nodes.buf.buf, (uint32_t)(nodes.buf.len / 4)};
+    PyObject *out = NULL;
+    uint32_t *counts = calloc(k.n ? k.n : 1, sizeof *counts);
+    uint8_t *done = calloc(k.n ? k.n : 1, 1);
+    if (!counts || !done) {
+        PyErr_NoMemory();
+    } else {
+        for (uint32_t i = 0; i < k.n; i++) {
+            if (arc_of(&k, i) >= k.n) {
+                PyErr_SetString(PyExc_ValueError, "hojas: KWG dañado");
+                break;
+            }
+        }
+        if (!PyErr_Occurred()) {
+            for (uint32_t i = 1; i < k.n; i++) count_node(&k, counts, done, i, 0);
+            out = PyBytes_FromStringAndSize((const char *)counts, (Py_ssize_t)k.n * 4);
+        }
+    }
+    free(counts);
+    free(done);
+    release(&nodes);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS, "Tile values and premium maps (from atril)."},
+    {"generate", py_generate, METH_VARARGS, "Every legal move as sorted packed records."},
+    {"best", py_best, METH_VARARGS, "The best n moves by equity as packed records."},
+    {"leave_counts", py_leave_counts, METH_O, "Words under each node of a leave DAWG."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "atril._movegen", NULL, -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__movegen(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "RECORD_SIZE", (long)sizeof(Rec)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,292 @@
+"""Every legal move of a position, scored, and the best ones (the engine's move generator).
+
+    >>> from atril import Board, movegen
+    >>> from atril.lexicon import Lexicon
+    >>> moves = movegen.generate(Board(), (1, 6, 10, 20, 22, 23, 15), Lexicon.load())
+    >>> str(moves[0])                                                  # doctest: +SKIP
+    'H2 ARESTIN 66'
+
+The work is done by the C extension ``atril._movegen`` (Gordon's GADDAG algorithm, as in
+Macondo and wolges); if it is missing, ``atril.reference`` (pure Python, slow) stands in.
+
+Conventions (as Quackle's, so move counts compare):
+
+* On an empty board only across plays are generated (a down play is the same move mirrored).
+* A play of one tile forms up to two words; it is reported once, in the direction of its longer
+  word, across when both are equally long. ``rules.check_play`` scores it the same either way.
+* A blank is a separate move for each letter it stands for and each square it lies on, even
+  when the rack also holds that letter.
+* Moves are sorted by score (``best``: by equity), then across before down, then by row,
+  column and word: the order is the same on every run and for the reference generator.
+
+Leave values (``best(..., leave_values=table)``): any object with
+
+* ``kwg_nodes``: a buffer of ``uint32`` nodes (KWG format, ``atril.kwg``) whose DAWG (root at
+  ``nodes[0]``'s arc) holds every leave as its tiles sorted by code, the blank as tile 0 —
+  wolges' KLV layout;
+* ``values``: a buffer of ``float32``, the value of the leave whose rank (its index in the
+  DAWG's sorted word order) is the index.
+
+A leave missing from the table, and the empty leave, are worth 0. The rank table (words under
+each node) is computed once per table object and cached.
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+import weakref
+from collections import Counter
+from typing import Iterator, Protocol, Sequence, overload
+
+from . import tiles as T
+from .board import LETTER_MULTIPLIER, NUM_SQUARES, SIZE, WORD_MULTIPLIER, Board, square
+from .errors import InvalidPositionError
+from .move import EXCHANGE, PASS, PLAY, Move
+
+try:
+    from . import _movegen as _native
+except ImportError:  # pragma: no cover - only when the extension was not built
+    _native = None
+    warnings.warn("atril._movegen no está compilado: se usa el generador de referencia (lento)",
+                  RuntimeWarning, stacklevel=2)
+else:
+    _native.configure(bytes(T.VALUES), bytes(LETTER_MULTIPLIER), bytes(WORD_MULTIPLIER))
+
+__all__ = ["Candidate", "LeaveTable", "MoveList", "best", "generate"]
+
+#: the packed move record shared with the C code and the reference generator.
+RECORD = struct.Struct("<hBBBBBB16sfI")
+KIND_PLAY, KIND_EXCHANGE, KIND_PASS = 0, 1, 2
+NEW_BIT = 0x40  # in a record's word: a tile placed by this move
+if _native is not None:
+    assert _native.RECORD_SIZE == RECORD.size
+
+
+class LeaveTable(Protocol):
+    """What ``best`` needs of a leave-value table (see the module docstring)."""
+
+    kwg_nodes: object  # buffer of uint32
+    values: object  # buffer of float32
+
+
+class Candidate:
+    """One generated move with its score; decoded from its packed record only when asked."""
+
+    __slots__ = ("_rec", "_rack")
+
+    def __init__(self, record: bytes, rack: tuple[int, ...]):
+        self._rec = record
+        self._rack = rack
+
+    @property
+    def score(self) -> int:
+        return int.from_bytes(self._rec[0:2], "little", signed=True)
+
+    @property
+    def equity(self) -> float:
+        """Score plus leave value (``best`` with a leave table); else the score."""
+        return RECORD.unpack(self._rec)[8]
+
+    @property
+    def move(self) -> Move:
+        """The play (whole word, blanks with ``BLANK_BIT``), exchange or pass."""
+        rec = self._rec
+        kind = rec[2]
+        if kind == KIND_PLAY:
+            word = tuple(t & ~NEW_BIT for t in rec[8:8 + rec[6]])
+            return Move(kind=PLAY, row=rec[4], col=rec[5], across=rec[3] == 0, tiles=word)
+        if kind == KIND_EXCHANGE:
+            return Move(kind=EXCHANGE, tiles=tuple(rec[8:8 + rec[6]]))
+        return Move(kind=PASS)
+
+    @property
+    def placed(self) -> tuple[tuple[int, int], ...]:
+        """(square, tile) of each new tile, in reading order."""
+        rec = self._rec
+        if rec[2] != KIND_PLAY:
+            return ()
+        row, col, step = rec[4], rec[5], (1 if rec[3] == 0 else SIZE)
+        first = square(row, col)
+        return tuple((first + i * step, t & ~NEW_BIT)
+                     for i, t in enumerate(rec[8:8 + rec[6]]) if t & NEW_BIT)
+
+    @property
+    def used(self) -> tuple[int, ...]:
+        """Rack tiles the move takes (a blank as ``BLANK``); for an exchange, those given back."""
+        rec = self._rec
+        if rec[2] == KIND_PLAY:
+            return tuple(T.BLANK if t & T.BLANK_BIT else t & ~NEW_BIT
+                         for t in rec[8:8 + rec[6]] if t & NEW_BIT)
+        return tuple(rec[8:8 + rec[6]])
+
+    @property
+    def leave(self) -> tuple[int, ...]:
+        """Rack tiles kept, in rack order (blanks last)."""
+        left = Counter(self._rack)
+        left.subtract(self.used)
+        return tuple(sorted(left.elements(), key=_rack_order))
+
+    @property
+    def bingo(self) -> bool:
+        """All seven rack tiles played (art. 19)."""
+        return self._rec[2] == KIND_PLAY and self._rec[7] == T.RACK_SIZE
+
+    def __str__(self) -> str:
+        """Spanish notation with the score: ``H8 CA(S)A 12``, ``cambio AEI 0``, ``paso 0``."""
+        rec = self._rec
+        if rec[2] != KIND_PLAY:
+            return f"{self.move.notation()} 0"
+        shown = Board()
+        step = 1 if rec[3] == 0 else SIZE
+        first = square(rec[4], rec[5])
+        for i, t in enumerate(rec[8:8 + rec[6]]):
+            if not t & NEW_BIT:
+                shown[first + i * step] = t
+        return f"{self.move.notation(shown)} {self.score}"
+
+    def __repr__(self) -> str:
+        return f"<Candidate {self}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Candidate) and self._rec == other._rec
+
+    def __hash__(self) -> int:
+        return hash(self._rec)
+
+
+class MoveList(Sequence[Candidate]):
+    """Moves packed in one buffer; a ``Candidate`` is made only for the moves looked at."""
+
+    __slots__ = ("_buf", "_rack", "_n")
+
+    def __init__(self, buf: bytes, rack: tuple[int, ...]):
+        self._buf = buf
+        self._rack = rack
+        self._n = len(buf) // RECORD.size
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("no hay tantas jugadas")
+        size = RECORD.size
+        return Candidate(self._buf[i * size:(i + 1) * size], self._rack)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        size, buf, rack = RECORD.size, self._buf, self._rack
+        for off in range(0, len(buf), size):
+            yield Candidate(buf[off:off + size], rack)
+
+    def scores(self) -> list[int]:
+        """Every score, without making candidates."""
+        return [s[0] for s in struct.iter_unpack("<h30x", self._buf)]
+
+    def __repr__(self) -> str:
+        head = ", ".join(str(c) for c in self[:3])
+        return f"<MoveList of {self._n}: {head}{', …' if self._n > 3 else ''}>"
+
+
+def generate(board: Board, rack: Sequence[int], lexicon, *, exchanges: bool = False,
+             bag_count: int = 100) -> MoveList:
+    """Every legal placement, best score first; with ``exchanges``, also every distinct
+    exchange of at most ``bag_count`` tiles (art. 25) and the pass."""
+    counts, rack_t = _check(board, rack)
+    if _native is None:  # pragma: no cover
+        from . import reference
+        return reference.generate(board, rack_t, lexicon, exchanges=exchanges,
+                                  bag_count=bag_count)
+    bag = min(bag_count, T.RACK_SIZE) if exchanges else -1
+    return MoveList(_native.generate(board.squares, counts, _nodes(lexicon), bag), rack_t)
+
+
+def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
+         leave_values: LeaveTable | None = None, exchanges: bool = False,
+         bag_count: int = 100) -> MoveList:
+    """The top ``n`` moves by score, or by equity (score + leave value) with ``leave_values``.
+
+    With ``exchanges`` the exchanges (equity: the value of the tiles kept) and the pass count
+    too. Ties are broken as in ``generate``, so this is ``generate(...)[:n]`` re-sorted by equity.
+    """
+    if n < 1:
+        raise ValueError("n debe ser al menos 1")
+    counts, rack_t = _check(board, rack)
+    bag = min(bag_count, T.RACK_SIZE) if exchanges else -1
+    if _native is None:  # pragma: no cover
+        from . import reference
+        return reference.best(board, rack_t, lexicon, n=n, leave_values=leave_values,
+                              exchanges=exchanges, bag_count=bag_count)
+    leaves = None if leave_values is None else _leave_buffers(leave_values)
+    return MoveList(_native.best(board.squares, counts, _nodes(lexicon), bag, n, leaves), rack_t)
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+_BOARD_CODES = bytes([T.EMPTY]) + bytes(range(1, T.ALPHABET_SIZE)) + bytes(
+    T.BLANK_BIT | c for c in range(1, T.ALPHABET_SIZE))
+#: board byte → tile code it uses (a designated blank uses a blank); empty squares → 255.
+_USES = bytes(255 if b == 0 else (0 if b & T.BLANK_BIT else b) for b in range(256))
+
+
+def _rack_order(t: int) -> tuple[bool, int]:
+    return (t == T.BLANK, t)
+
+
+def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
+    """Tile counts of the rack, after checking board and rack are possible (art. 3, 6)."""
+    squares = getattr(board, "squares", None)
+    if not isinstance(squares, (bytes, bytearray)) or len(squares) != NUM_SQUARES:
+        raise InvalidPositionError("se esperaba un tablero (Board) de 15×15 casillas")
+    bad = squares.translate(None, _BOARD_CODES)
+    if bad:
+        raise InvalidPositionError(f"ficha desconocida en el tablero: {bad[0]!r}")
+    rack_t = tuple(rack)
+    if len(rack_t) > T.RACK_SIZE:
+        raise InvalidPositionError(f"el atril tiene {len(rack_t)} fichas; como mucho 7 (art. 6)")
+    counts = [0] * T.ALPHABET_SIZE
+    for t in rack_t:
+        if type(t) is not int or not 0 <= t <= T.NUM_LETTERS:
+            raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
+        counts[t] += 1
+    for code, n in Counter(squares.translate(_USES)).items():
+        if code != 255 and n + counts[code] > T.COUNTS[code]:
+            name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
+            raise InvalidPositionError(
+                f"hay {n + counts[code]} {name} entre tablero y atril, pero el juego solo tiene "
+                f"{T.COUNTS[code]} (art. 3)")
+    return bytes(counts), rack_t
+
+
+def _nodes(lexicon) -> object:
+    """The KWG node buffer of a ``Lexicon``, a ``Kwg`` or a bare node buffer."""
+    kwg = getattr(lexicon, "kwg", lexicon)
+    return getattr(kwg, "nodes", kwg)
+
+
+_LEAVE_COUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _leave_buffers(table: LeaveTable) -> tuple[object, bytes, object]:
+    nodes = table.kwg_nodes
+    try:
+        counts = _LEAVE_COUNTS.get(table)
+    except TypeError:  # not weakly referenceable: no cache
+        counts = None
+    if counts is None:
+        counts = _native.leave_counts(nodes)
+        try:
+            _LEAVE_COUNTS[table] = counts
+        except TypeError:
+            pass
+    return nodes, counts, table.values
