@@ -73,11 +73,19 @@ class Kwg:
         """Build a minimized DAWG + GADDAG from words (tile sequences; order and repeats free)."""
         if _native is None:
             return cls.build_reference(words)
-        blob = _words_blob(words)
+        return cls.build_blob(_words_blob(words))
+
+    @classmethod
+    def build_blob(cls, blob: bytes) -> Kwg:
+        """``build`` for words already as tile bytes joined by ``b"\\x00"`` (the fast path)."""
+        if _native is None:
+            return cls.build_reference(blob.split(b"\x00") if blob else [])
         try:
             data = _native.build(blob)
         except OverflowError as exc:
             raise KwgError(str(exc)) from None
+        except ValueError:  # an empty word: two separators in a row
+            raise KwgError("una palabra vacía no cabe en un KWG") from None
         return cls.from_bytes(data, check=False)
 
     @classmethod
