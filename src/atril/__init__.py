@@ -5,11 +5,12 @@ from .errors import (AtrilError, IllegalMoveError, InvalidMoveError, InvalidPosi
                      InvalidTextError, LexiconError)
 from .move import Move
 from .position import Position
+from .rack import Rack
 from .rules import ScoredPlay, check_play
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AtrilError", "Board", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError",
-    "InvalidTextError", "LexiconError", "Move", "Position", "ScoredPlay", "check_play",
+    "InvalidTextError", "LexiconError", "Move", "Position", "Rack", "ScoredPlay", "check_play",
 ]

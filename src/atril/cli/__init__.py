@@ -14,15 +14,11 @@ class _Main(click.Group):
     """Turns every bad-input error into a clear message and exit code 2, never a traceback."""
 
     def invoke(self, ctx: click.Context):
+        wants_json = "--json" in ctx.args  # read before click consumes the arguments
         try:
             return super().invoke(ctx)
         except AtrilError as exc:
-            fail(exc, json_output=_wants_json(ctx))
-
-
-def _wants_json(ctx: click.Context) -> bool:
-    sub = ctx.protected_args[0] if ctx.protected_args else None
-    return "--json" in sys.argv[1:] and sub is not None
+            fail(exc, json_output=wants_json)
 
 
 def fail(exc: Exception, *, json_output: bool, code: int = 2) -> None:
