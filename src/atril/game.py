@@ -1,0 +1,715 @@
+"""A whole game between two players under a ruleset (art. 4–45): the one object a player, a
+terminal or the web app drives.
+
+    >>> from atril.game import Game
+    >>> game = Game(["Ana", "Luis"], seed=1, draws=["AEIRSTN", "CHAOSLE"])
+    >>> game.rack_text()
+    'AEINRST'
+    >>> turn = game.play("H2 ARESTIN")     # placed and scored, waiting for Luis (art. 38)
+    >>> turn.score, game.pending is turn
+    (66, True)
+    >>> game.accept()                      # or game.challenge(); Luis acting also accepts
+    >>> game.scores, game.player_to_move
+    ([66, 0], 1)
+
+API (``Game``)
+--------------
+- ``Game(players, *, ruleset="FISE2009", seed=None, first=0, challenge="single", lexicon=None,
+  clock=None, can_play=None, draws=None)`` — ``first=None`` draws for the start (art. 4);
+  ``draws`` forces what the bag yields (replaying a record, teaching positions).
+- acting: ``play(move_or_text)`` (any move: play, ``cambio AEI``, ``paso``), ``exchange(tiles)``,
+  ``pass_()``; the opponent then ``accept()``s or ``challenge()``s a pending play.
+  Illegal actions raise ``IllegalMoveError(message, article)``; ``check(move)`` asks the same
+  questions without acting and never consults the lexicon (art. 43).
+- declared endings: ``declare_blocked()`` (45.1), ``declare_time_up()`` (45.5), ``check_time()``.
+- reading: ``board``, ``racks``, ``rack``, ``scores``, ``player_to_move``, ``pending``,
+  ``history`` (tuple of ``Turn``), ``bag``, ``is_over()``, ``result`` (``Result``),
+  ``unseen()``, ``position_at(n)`` (a new ``Game`` after the first n turns).
+- storage: ``to_dict()`` / ``Game.from_dict(data, lexicon=..., time_source=...)``: plain JSON
+  values; reading replays every turn, so a stored game is validated again.
+
+Challenges: with ``challenge="single"`` (FISE, art. 38–42) a play waits for the opponent; the
+verdict is only "jugada correcta" or "jugada no válida" (art. 40), never which word; an invalid
+play goes back to the rack, scores 0 and loses the turn; a failed challenge costs nothing.
+With ``challenge="void"`` a play with an invalid word is refused as "jugada no válida" and the
+player tries again. Nothing else in this module tells whether a word is valid (art. 43).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Protocol, Sequence
+
+from . import tiles as T
+from .bag import Bag, unseen
+from .board import Board, parse_coordinate
+from .clock import NO_CORRIDO, Clock, TimeSource
+from .errors import AtrilError, IllegalMoveError, InvalidMoveError, InvalidTextError
+from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
+from .rules import ScoredPlay, apply_play, check_play
+from .ruleset import Ruleset
+
+WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
+SINGLE, VOID = "single", "void"  # challenge modes, named as CGP's ``cr`` op
+CHALLENGE_MODES = (SINGLE, VOID)
+VERDICTS = {True: "jugada correcta", False: "jugada no válida"}  # art. 40: nothing more
+
+#: end reasons: code → (article of the 2009 text, Spanish text).
+END_REASONS: dict[str, tuple[str, str]] = {
+    "out": ("45.4", "un jugador ha colocado todas sus fichas y la bolsa está vacía"),
+    "passes": ("45.2", "ambos jugadores han pasado dos veces seguidas"),
+    "scoreless": ("45.3", "doce turnos seguidos de pases, jugadas no válidas o cambios"),
+    "blocked": ("45.1", "ningún jugador puede colocar fichas"),
+    "time": ("45.5", "se ha acabado el tiempo de la partida"),
+    "overtime": ("35", "un jugador ha superado el límite de tiempo extra"),
+}
+
+
+class WordJudge(Protocol):
+    """What a game needs of a lexicon (``atril.lexicon.Lexicon`` is one)."""
+
+    def is_word(self, tiles: Sequence[int]) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as the history keeps it.
+
+    ``move``: for a play the word along its line with ``THROUGH`` for tiles already on the
+    board (as GCG writes it); for an exchange the tiles given back. ``rack``: the rack before
+    the turn. ``score``: what the play counted (a withdrawn play keeps it for the record);
+    ``points`` is what the turn adds. ``word``: a play's whole main word. ``drawn``: tiles
+    drawn after the turn. ``challenged``: the opponent challenged (in vain if kind is play).
+    """
+
+    player: int
+    kind: str
+    move: Move
+    rack: tuple[int, ...]
+    score: int = 0
+    word: tuple[int, ...] = ()
+    drawn: tuple[int, ...] = ()
+    challenged: bool = False
+
+    @property
+    def points(self) -> int:
+        return self.score if self.kind == PLAY else 0
+
+    @property
+    def is_pass_like(self) -> bool:
+        """Scoresheet ``P`` or ``I`` (art. 45.2 counts both when the ruleset says so)."""
+        return self.kind in (PASS, WITHDRAWN)
+
+    def notation(self) -> str:
+        """Spanish notation, tiles already on the board in parentheses: ``H8 CA(S)A``."""
+        if self.kind == EXCHANGE:
+            return f"cambio {format_rack(self.move.tiles)}"
+        if self.kind == PASS:
+            return "paso"
+        parts = []
+        for new, full in zip(self.move.tiles, self.word):
+            parts.append(f"({T.tile_to_human(full)})" if new == THROUGH else T.tile_to_human(full))
+        return f"{self.move.coordinate()} {''.join(parts).replace(')(', '')}"
+
+    def to_dict(self) -> dict:
+        data = {"player": self.player, "kind": self.kind, "move": move_text(self.move),
+                "rack": format_rack(self.rack), "score": self.score, "drawn": T.to_machine(self.drawn)}
+        if self.word:
+            data["word"] = T.to_machine(self.word)
+        if self.challenged:
+            data["challenged"] = True
+        return data
+
+    def __str__(self) -> str:
+        code = {PLAY: f"+{self.score}", WITHDRAWN: "I", PASS: "P",
+                EXCHANGE: f"C-{len(self.move.tiles)}"}[self.kind]
+        return f"{self.notation()} {code}"
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A change to a final score (art. 35, 45): ``kind`` is ``rack`` (own rack off), ``out``
+    (the opponent's rack gained, 45.4) or ``time`` (overtime, art. 35)."""
+
+    player: int
+    kind: str
+    points: int
+    tiles: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: ``reason`` code (see ``END_REASONS``), article, Spanish text, the
+    adjustments in order, final scores and the winner (None = a draw)."""
+
+    reason: str
+    article: str
+    text: str
+    adjustments: tuple[Adjustment, ...]
+    scores: tuple[int, int]
+    winner: int | None
+
+    def to_dict(self) -> dict:
+        return {"reason": self.reason, "article": self.article, "text": self.text,
+                "adjustments": [{"player": a.player, "kind": a.kind, "points": a.points,
+                                 "tiles": T.to_machine(a.tiles)} for a in self.adjustments],
+                "scores": list(self.scores), "winner": self.winner}
+
+
+class Game:
+    """A game of two players; see the module docstring for the API."""
+
+    def __init__(self, players: Sequence[str] = ("Jugador 1", "Jugador 2"), *,
+                 ruleset: str | Ruleset | None = None, seed: int | str | None = None,
+                 first: int | None = 0, challenge: str = SINGLE,
+                 lexicon: WordJudge | None = None, clock: Clock | None = None,
+                 can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
+                 draws: Iterable[Iterable[int] | str] | None = None):
+        if len(players) != 2:
+            raise AtrilError("una partida es entre dos jugadores (art. 1)")
+        if challenge not in CHALLENGE_MODES:
+            raise AtrilError(f"modo de impugnación desconocido «{challenge}»: single o void")
+        if challenge == VOID and lexicon is None:
+            raise AtrilError("el modo void necesita un léxico para rechazar jugadas")
+        self.players = tuple(str(p) for p in players)
+        self.ruleset = Ruleset.get(ruleset)
+        self.seed = random.SystemRandom().randrange(2 ** 63) if seed is None else seed
+        self.challenge_mode = challenge
+        self.lexicon = lexicon
+        self.clock = clock
+        self.can_play = can_play
+        self.bag = Bag(self.seed)
+        self.board = Board()
+        self.racks: list[tuple[int, ...]] = [(), ()]
+        self.scores = [0, 0]
+        self.history: list[Turn] = []
+        self.pending: Turn | None = None
+        self.result: Result | None = None
+        self.overtime = [0, 0]  # minutes, for games timed off the program (record_overtime)
+        self._pending_play: ScoredPlay | None = None
+        self._forced = deque(
+            T.tokenize_machine(d) if isinstance(d, str) else tuple(d) for d in (draws or ()))
+        self.start_draws: tuple[tuple[int, int], ...] = ()
+        if first is None:
+            first = self._draw_for_start()
+        elif first not in (0, 1):
+            raise AtrilError("el jugador que sale es 0 o 1")
+        self.first = first
+        for p in (first, 1 - first):
+            self.racks[p] = self._draw(T.RACK_SIZE)
+        self.initial_racks = tuple(self.racks)
+        self.player_to_move = first
+        if clock is not None:
+            clock.start(first)
+
+    # -- the start (art. 4, 6) ------------------------------------------------------------------
+    def _draw_for_start(self) -> int:
+        """Each player draws a tile: closest to A starts, a blank beats all, a tie draws again;
+        the tiles go back to the bag (art. 4, RULES.md §6)."""
+        rounds = []
+        while True:
+            a, b = self._draw(1)[0], self._draw(1)[0]
+            self.bag.put_back((a, b))
+            rounds.append((a, b))
+            if a != b:
+                self.start_draws = tuple(rounds)
+                return 0 if a < b else 1  # BLANK is 0: lower code = closer to A
+
+    def _draw(self, n: int) -> tuple[int, ...]:
+        n = min(n, len(self.bag))
+        if self._forced:
+            tiles = self._forced.popleft()
+            if len(tiles) != n:
+                raise IllegalMoveError(
+                    f"se deben sacar {n} fichas de la bolsa, no {len(tiles)} (art. 32)", "32")
+            return self.bag.take(tiles)
+        return self.bag.draw(n)
+
+    # -- reading ----------------------------------------------------------------------------------
+    @property
+    def rack(self) -> tuple[int, ...]:
+        """The rack of the player to move."""
+        return self.racks[self.player_to_move]
+
+    def rack_text(self, player: int | None = None) -> str:
+        return format_rack(self.racks[self.player_to_move if player is None else player])
+
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def unseen(self, player: int | None = None) -> list[int]:
+        """Counts per code of what ``player`` cannot see: the bag and the opponent's rack."""
+        p = self.player_to_move if player is None else player
+        return unseen(self.board, self.racks[p])
+
+    def turns_played(self, player: int) -> int:
+        return sum(1 for t in self.history if t.player == player)
+
+    # -- checks -----------------------------------------------------------------------------------
+    def check(self, move: Move | str) -> ScoredPlay | None:
+        """Raise IllegalMoveError if ``move`` may not be made now; a play comes back scored.
+
+        Only placement, tiles and bag are checked, never words (art. 43)."""
+        self._check_open()
+        move = _as_move(move)
+        if move.kind == PASS:
+            return None
+        self._check_turn_timer()
+        if move.kind == EXCHANGE:
+            self._check_exchange(move.tiles)
+            return None
+        scored = check_play(self.board, move)
+        _require_tiles(self.rack, scored.placed_tiles(), "tienes", "2")
+        return scored
+
+    def is_legal(self, move: Move | str) -> bool:
+        try:
+            self.check(move)
+        except AtrilError:
+            return False
+        return True
+
+    def _check_open(self) -> None:
+        if self.result is not None:
+            raise IllegalMoveError(f"la partida ha terminado: {self.result.text}",
+                                   self.result.article)
+
+    def _check_turn_timer(self) -> None:
+        if self.clock is not None and self.clock.turn_expired():
+            raise IllegalMoveError(
+                "se acabó el tiempo del turno: ya no se puede iniciar una jugada, solo pasar", "33")
+
+    def _check_exchange(self, tiles: tuple[int, ...]) -> None:
+        need = max(len(tiles), self.ruleset.exchange_min_bag)
+        if len(self.bag) < need:
+            raise IllegalMoveError(
+                f"para cambiar {len(tiles)} fichas la bolsa debe tener al menos {need}; "
+                f"quedan {len(self.bag)}", "25")
+        _require_tiles(self.rack, tiles, "tienes", "25")
+
+    # -- acting -----------------------------------------------------------------------------------
+    def _begin(self) -> None:
+        """Before any action: acting accepts a pending play (art. 38), time may end the game."""
+        self._check_open()
+        if self.pending is not None:
+            self.accept()
+        self.check_time()
+        self._check_open()
+
+    def play(self, move: Move | str) -> Turn:
+        """Make a move for the player to move. A play is placed, scored and left ``pending``
+        for the opponent's decision (in void mode it is judged and completed at once)."""
+        move = _as_move(move)
+        if move.kind == EXCHANGE:
+            return self.exchange(move.tiles)
+        if move.kind == PASS:
+            return self.pass_()
+        self._begin()
+        scored = self.check(move)
+        assert scored is not None
+        if self.challenge_mode == VOID and not self._valid(scored):
+            raise IllegalMoveError(VERDICTS[False], "40")
+        p = self.player_to_move
+        rack = self.racks[p]
+        apply_play(self.board, scored)
+        self.racks[p] = _remove(rack, scored.placed_tiles())
+        self.scores[p] += scored.score
+        placed = {sq for sq, _ in scored.placed}
+        line = tuple(t if sq in placed else THROUGH
+                     for sq, t in zip(scored.move.squares(), scored.move.tiles))
+        turn = Turn(p, PLAY, Move.play(scored.move.row, scored.move.col, scored.move.across, line),
+                    rack, scored.score, scored.move.tiles)
+        self.pending, self._pending_play = turn, scored
+        self.player_to_move = 1 - p
+        if self.challenge_mode == VOID:
+            self._complete(turn)
+        elif self.clock is not None:
+            if self.clock.mode == NO_CORRIDO:
+                self.clock.stop()  # art. 34.1
+            else:
+                self.clock.start(1 - p)
+        return turn
+
+    def accept(self) -> None:
+        """The opponent accepts the pending play (art. 38): the player draws (art. 32)."""
+        if self.pending is None:
+            raise IllegalMoveError("no hay ninguna jugada pendiente de aceptar", "38")
+        self._complete(self.pending)
+
+    def challenge(self, valid: bool | None = None) -> bool:
+        """The opponent challenges the pending play (art. 39–40); True = "jugada correcta".
+
+        The whole play is judged at once; ``valid`` gives a judge's verdict instead of asking the
+        lexicon (a recorded game, a tournament judge). No penalty if the play stands."""
+        if self.pending is None or self._pending_play is None:
+            raise IllegalMoveError("no hay ninguna jugada que impugnar", "39")
+        if self.challenge_mode != SINGLE:
+            raise IllegalMoveError("en esta partida no se impugna: las jugadas no válidas se "
+                                   "rechazan al hacerlas", "39")
+        if self.clock is not None:
+            self.clock.stop()  # art. 34.2
+        if valid is None:
+            if self.lexicon is None:
+                raise AtrilError("sin léxico no se puede juzgar la jugada: indica el veredicto")
+            valid = self._valid(self._pending_play)
+        turn = self.pending
+        if valid:
+            self._complete(replace(turn, challenged=True))
+            return True
+        for sq, _ in self._pending_play.placed:
+            self.board[sq] = T.EMPTY
+        self.racks[turn.player] = turn.rack
+        self.scores[turn.player] -= turn.score
+        self.pending = self._pending_play = None
+        self._finish_turn(replace(turn, kind=WITHDRAWN, challenged=True))
+        return False
+
+    def _valid(self, scored: ScoredPlay) -> bool:
+        assert self.lexicon is not None
+        return all(self.lexicon.is_word(tuple(T.letter_of(t) for t in w.tiles))
+                   for w in scored.words)
+
+    def _complete(self, turn: Turn) -> None:
+        drawn = self._draw(len(turn.rack) - len(self.racks[turn.player]))
+        self.racks[turn.player] += drawn
+        self.pending = self._pending_play = None
+        self._finish_turn(replace(turn, drawn=drawn))
+
+    def exchange(self, tiles: Iterable[int] | str) -> Turn:
+        """Give back tiles and draw as many (art. 25): new ones first, then the old go in."""
+        self._begin()
+        tiles = parse_rack(tiles) if isinstance(tiles, str) else tuple(tiles)
+        move = Move.exchange(tiles)
+        self.check(move)
+        p = self.player_to_move
+        rack = self.racks[p]
+        forced = self._forced.popleft() if self._forced else None
+        if forced is not None and len(forced) != len(move.tiles):
+            raise IllegalMoveError(
+                f"al cambiar {len(move.tiles)} fichas se sacan {len(move.tiles)}, no {len(forced)}",
+                "25")
+        drawn = self.bag.exchange(move.tiles, drawn=forced)
+        self.racks[p] = _remove(rack, move.tiles) + drawn
+        return self._finish_turn(Turn(p, EXCHANGE, move, rack, drawn=drawn), switch=True)
+
+    def pass_(self) -> Turn:
+        """Pass the turn (art. 26); always allowed, even when the turn timer has run out."""
+        self._begin()
+        p = self.player_to_move
+        return self._finish_turn(Turn(p, PASS, Move.pass_(), self.racks[p]), switch=True)
+
+    def _finish_turn(self, turn: Turn, *, switch: bool = False) -> Turn:
+        self.history.append(turn)
+        if switch:
+            self.player_to_move = 1 - turn.player
+        if self.clock is not None:
+            self.clock.start(self.player_to_move)
+        self._check_end()
+        return turn
+
+    # -- the end (art. 45) --------------------------------------------------------------------------
+    def _check_end(self) -> None:
+        last = self.history[-1]
+        rules = self.ruleset
+        if last.kind == PLAY and not self.racks[last.player] and not self.bag:
+            self._finish("out")
+            return
+        pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
+        if _streak(self.history, pass_like) >= rules.max_passes:
+            self._finish("passes")
+            return
+        if (rules.max_scoreless_turns is not None and self.scores != [0, 0]
+                and _streak(self.history, (PASS, WITHDRAWN, EXCHANGE))
+                >= rules.max_scoreless_turns):
+            self._finish("scoreless")
+            return
+        if (self.can_play is not None and not self.bag
+                and not any(self.can_play(self.board, r) for r in self.racks)):
+            self._finish("blocked")
+            return
+        self.check_time()
+
+    def check_time(self) -> None:
+        """End the game if time says so: a player beyond the ruleset's overtime limit loses
+        (FILE 2024), or the game's time is up and both have had as many turns (art. 30, 45.5).
+        Called before every action; a program may also call it on a timer."""
+        if self.result is not None or self.clock is None or self.pending is not None:
+            return
+        limit = self.ruleset.overtime_limit
+        if limit is not None:
+            for p in (0, 1):
+                if self.clock.overtime_seconds(p) > limit * 60:
+                    self._finish("overtime", loser=p)
+                    return
+        if self.clock.game_time_up() and self.player_to_move == self.first:
+            self._finish("time")
+
+    def declare_blocked(self) -> Result:
+        """Neither player can place a tile (art. 45.1): the program cannot know without a move
+        generator, so the caller declares it (a ``can_play`` hook is consulted if given)."""
+        self._begin()
+        if self.can_play is not None and any(self.can_play(self.board, r) for r in self.racks):
+            raise IllegalMoveError("todavía hay un jugador que puede colocar fichas", "45.1")
+        return self._finish("blocked")
+
+    def declare_time_up(self) -> Result:
+        """The game's time limit ran out on an outside clock (art. 30, 45.5). If the turns are
+        not equal, the second player must still play one turn: call this after it."""
+        self._begin()
+        if self.player_to_move != self.first:
+            raise IllegalMoveError(
+                f"{self.players[self.player_to_move]} debe jugar para igualar los turnos", "30")
+        return self._finish("time")
+
+    def record_overtime(self, player: int, minutes: int) -> None:
+        """Minutes over the clock measured outside the program (a physical clock, a record),
+        counted as started minutes (art. 35); applied when the game ends."""
+        if self.clock is not None and self.clock.minutes is not None:
+            raise AtrilError("esta partida lleva su propio reloj")
+        self.overtime[player] = int(minutes)
+        if self.result is not None:
+            self._finish(self.result.reason, loser=self._loser())
+
+    def _loser(self) -> int | None:
+        if self.result is None or self.result.reason != "overtime" or self.result.winner is None:
+            return None
+        return 1 - self.result.winner
+
+    def _overtime_minutes(self, p: int) -> int:
+        if self.clock is not None and self.clock.minutes is not None:
+            return self.clock.overtime_minutes(p)
+        return self.overtime[p]
+
+    def _finish(self, reason: str, *, loser: int | None = None) -> Result:
+        if self.clock is not None:
+            self.clock.stop()
+            if self.clock.minutes is not None:
+                self.overtime = [self.clock.overtime_minutes(p) for p in (0, 1)]
+        adjustments: list[Adjustment] = []
+        out = self.history[-1].player if reason == "out" else 0
+        if reason == "out":
+            other = 1 - out
+            value = _rack_value(self.racks[other])
+            rack = self.racks[other]
+            adjustments += [Adjustment(other, "rack", -value, rack),
+                            Adjustment(out, "out", value, rack)]
+        elif reason in ("passes", "scoreless", "blocked"):
+            adjustments += [Adjustment(p, "rack", -_rack_value(self.racks[p]), self.racks[p])
+                            for p in (0, 1) if self.racks[p]]
+        for p in (0, 1):
+            if self.overtime[p]:
+                adjustments.append(Adjustment(
+                    p, "time", -self.ruleset.overtime_penalty * self.overtime[p]))
+        final = list(self.scores)
+        for a in adjustments:
+            final[a.player] += a.points
+        if loser is not None:
+            winner: int | None = 1 - loser
+        elif final[0] == final[1]:
+            winner = None
+        else:
+            winner = 0 if final[0] > final[1] else 1
+        article, text = END_REASONS[reason]
+        if reason == "out":
+            text = f"{self.players[out]} ha colocado todas sus fichas y la bolsa está vacía"
+        elif reason == "overtime":
+            text = (f"{self.players[loser]} ha superado en más de "
+                    f"{self.ruleset.overtime_limit} minutos su tiempo y pierde la partida")
+        self.result = Result(reason, article, text, tuple(adjustments), (final[0], final[1]),
+                             winner)
+        return self.result
+
+    # -- history --------------------------------------------------------------------------------------
+    def _settings(self) -> dict:
+        return {"players": self.players, "ruleset": self.ruleset, "seed": self.seed,
+                "first": None if self.start_draws else self.first,
+                "challenge": self.challenge_mode, "lexicon": self.lexicon,
+                "can_play": self.can_play}
+
+    def _all_draws(self) -> list[tuple[int, ...]]:
+        """Every bag draw so far, in order: what ``draws=`` needs to replay this game."""
+        out: list[tuple[int, ...]] = []
+        for a, b in self.start_draws:
+            out += [(a,), (b,)]
+        out += [self.initial_racks[self.first], self.initial_racks[1 - self.first]]
+        out += [t.drawn for t in self.history if t.kind in (PLAY, EXCHANGE)]
+        return out
+
+    def position_at(self, turns: int) -> Game:
+        """A new game (no clock) rebuilt from the first ``turns`` turns of this one."""
+        if not 0 <= turns <= len(self.history):
+            raise AtrilError(f"la partida tiene {len(self.history)} turnos, no {turns}")
+        game = Game(**self._settings(), draws=self._all_draws())
+        game.overtime = list(self.overtime)
+        for turn in self.history[:turns]:
+            game.replay(turn)
+        game._forced.clear()
+        return game
+
+    def replay(self, turn: Turn) -> None:
+        """Make a recorded turn again, challenge outcome included."""
+        if turn.player != self.player_to_move:
+            raise AtrilError(f"le toca a {self.players[self.player_to_move]}, no a "
+                             f"{self.players[turn.player]}")
+        if turn.kind == EXCHANGE:
+            self.exchange(turn.move.tiles)
+        elif turn.kind == PASS:
+            self.pass_()
+        else:
+            self.play(turn.move)
+            if self.challenge_mode == SINGLE:
+                if turn.challenged:
+                    self.challenge(valid=turn.kind == PLAY)
+                else:
+                    self.accept()
+
+    # -- storage --------------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The whole game as JSON-able values (a web app's database row)."""
+        return {
+            "format": "atril-game", "version": 1,
+            "players": list(self.players), "ruleset": self.ruleset.name, "seed": self.seed,
+            "first": self.first, "start_draws": [[a, b] for a, b in self.start_draws],
+            "challenge": self.challenge_mode,
+            "lexicon": getattr(self.lexicon, "id", None),
+            "initial_racks": [T.to_machine(r) for r in self.initial_racks],
+            "history": [t.to_dict() for t in self.history],
+            "pending": None if self.pending is None else move_text(self.pending.move),
+            "overtime": list(self.overtime),
+            "clock": None if self.clock is None else self.clock.to_dict(),
+            "bag": self.bag.to_dict(),
+            "scores": list(self.scores),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, *, lexicon: WordJudge | None = None,
+                  can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
+                  time_source: TimeSource | None = None) -> Game:
+        """Rebuild a game from ``to_dict`` by replaying it (so it is checked again)."""
+        try:
+            draws: list[tuple[int, ...]] = []
+            for a, b in data["start_draws"]:
+                draws += [(a,), (b,)]
+            racks = [T.tokenize_machine(r) for r in data["initial_racks"]]
+            first = data["first"]
+            draws += [racks[first], racks[1 - first]]
+            turns = [_turn_from_dict(t) for t in data["history"]]
+            draws += [t.drawn for t in turns if t.kind in (PLAY, EXCHANGE)]
+            game = cls(data["players"], ruleset=data["ruleset"], seed=data["seed"],
+                       first=None if data["start_draws"] else first,
+                       challenge=data["challenge"], lexicon=lexicon, can_play=can_play,
+                       draws=draws)
+            game.overtime = [int(x) for x in data["overtime"]]
+            for turn in turns:
+                game.replay(turn)
+            if data["pending"]:
+                game.play(move_from_text(data["pending"]))
+            if game.bag.tiles() != Bag.from_dict(data["bag"]).tiles():
+                raise AtrilError("la bolsa guardada no coincide con la partida")
+            stored = data["result"]
+            if stored is not None and game.result is None:
+                loser = (1 - stored["winner"]) if stored["reason"] == "overtime" else None
+                game._finish(stored["reason"], loser=loser)
+            if data["clock"] is not None:
+                kwargs = {} if time_source is None else {"time_source": time_source}
+                game.clock = Clock.from_dict(data["clock"], **kwargs)
+            return game
+        except (KeyError, TypeError, IndexError) as exc:
+            raise AtrilError(f"partida guardada incompleta o mal formada: {exc!r}") from None
+
+    def __repr__(self) -> str:
+        state = (f"fin: {self.result.reason}" if self.result else
+                 f"juega {self.players[self.player_to_move]}")
+        return (f"<Game {self.ruleset.name} seed={self.seed!r}: {self.players[0]} "
+                f"{self.scores[0]} – {self.players[1]} {self.scores[1]}, "
+                f"{len(self.history)} turnos, {state}>")
+
+    def __str__(self) -> str:
+        lines = [str(self.board), ""]
+        for p in (0, 1):
+            mark = "→" if p == self.player_to_move and not self.result else " "
+            lines.append(f"{mark} {self.players[p]:<12} {self.scores[p]:>4}  "
+                         f"{T.to_human(sorted(self.racks[p], key=lambda t: (t == 0, t)))}")
+        lines.append(f"  bolsa: {len(self.bag)}")
+        if self.result:
+            lines.append(f"  fin de la partida: {self.result.text} (art. {self.result.article})")
+        return "\n".join(lines)
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def _as_move(move: Move | str) -> Move:
+    return Move.parse(move) if isinstance(move, str) else move
+
+
+def _require_tiles(rack: Sequence[int], tiles: Sequence[int], verb: str, article: str) -> None:
+    missing = Counter(tiles) - Counter(rack)
+    if missing:
+        raise IllegalMoveError(
+            f"no {verb} en el atril {format_rack(missing.elements())} (atril: {format_rack(rack)})",
+            article)
+
+
+def _remove(rack: tuple[int, ...], tiles: Iterable[int]) -> tuple[int, ...]:
+    left = list(rack)
+    for t in tiles:
+        left.remove(t)
+    return tuple(left)
+
+
+def _rack_value(rack: Iterable[int]) -> int:
+    return sum(T.value(t) for t in rack)
+
+
+def _streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:
+    n = 0
+    for turn in reversed(history):
+        if turn.kind not in kinds:
+            break
+        n += 1
+    return n
+
+
+def move_text(move: Move) -> str:
+    """A move in machine Spanish notation that reads back exactly: ``H8 [CH]A.O``,
+    ``cambio AEI``, ``paso`` (``.`` = a tile already on the board)."""
+    if move.kind != PLAY:
+        return move.notation()
+    word = "".join("." if t == THROUGH else T.tile_to_machine(t) for t in move.tiles)
+    return f"{move.coordinate()} {word}"
+
+
+def move_from_text(text: str, *, gcg: bool = False) -> Move:
+    """Read ``move_text`` (or, with ``gcg=True``, a GCG position and word): a bare ``CH`` is the
+    two tiles C and H, ``[CH]`` the digraph, lower case a blank, ``.`` a board tile."""
+    parts = text.split()
+    if len(parts) == 2 and parts[0].lower() != "cambio":
+        row, col, across = parse_coordinate(parts[0], gcg=gcg)
+        return Move.play(row, col, across, parse_machine_word(parts[1]))
+    move = Move.parse(text)
+    if move.kind == PLAY:
+        raise InvalidMoveError(f"«{text}» no es una jugada en notación de máquina")
+    return move
+
+
+def parse_machine_word(word: str) -> tuple[int, ...]:
+    """A played word in machine form: ``[CH]A.O`` → CH, A, THROUGH, O."""
+    if "?" in word:
+        raise InvalidTextError(f"«{word}»: un comodín jugado debe decir qué letra es (art. 10.2)")
+    out: list[int] = []
+    for i, piece in enumerate(word.split(".")):
+        if i:
+            out.append(THROUGH)
+        out.extend(T.tokenize_machine(piece))
+    if not out:
+        raise InvalidTextError("jugada sin fichas")
+    return tuple(out)
+
+
+def _turn_from_dict(data: dict) -> Turn:
+    move = move_from_text(data["move"])
+    return Turn(int(data["player"]), data["kind"], move, T.tokenize_machine(data["rack"]),
+                int(data.get("score", 0)), T.tokenize_machine(data.get("word", "")),
+                T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))
