@@ -1,0 +1,207 @@
+"""Lexicons: reading word lists (digraphs, accents, skipped lines), errors, and the caches."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from atril import lexicon as lexicon_module
+from atril.errors import LexiconError
+from atril.kwg import Kwg
+from atril.lexicon import Lexicon, cache_dir
+from atril.tiles import BLANK_BIT, tokenize_word
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches(tmp_path, monkeypatch):
+    """Every test gets its own disk cache and an empty process cache."""
+    monkeypatch.setenv("ATRIL_CACHE_DIR", str(tmp_path / "cache"))
+    lexicon_module._LOADED.clear()
+    yield
+    lexicon_module._LOADED.clear()
+
+
+def write_list(tmp_path, name: str, lines: list[str], encoding: str = "utf-8"):
+    path = tmp_path / name
+    data = "\n".join(lines).encode(encoding)
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    return path
+
+
+BASIC = ["casa", "casas", "chacha", "charro", "chocho", "llave", "ñandú", "Camión", "PERRO"]
+
+
+def test_digraph_traps(tmp_path):
+    lex = Lexicon.load(write_list(tmp_path, "mini.txt", BASIC))
+    assert "chacha" in lex
+    assert len(tokenize_word("chacha")) == 4
+    assert lex.is_word(tokenize_word("chacha"))
+    assert "chocho" in lex and "CHOCHO" in lex
+    assert (3, 9, 17, 3, 9, 17) not in lex  # C-H-O-C-H-O as six tiles is no word
+    assert not lex.is_word((3, 9, 17, 3, 9, 17))
+    assert tokenize_word("charro") in lex
+    assert list(tokenize_word("charro")) in lex
+    assert "cha" not in lex
+    assert 42 not in lex
+
+
+def test_accents_stripped_and_enye_kept(tmp_path):
+    lex = Lexicon.load(write_list(tmp_path, "mini.txt", BASIC))
+    assert "camion" in lex and "camión" in lex and "CAMIÓN" in lex
+    assert "ñandu" in lex and "Ñandú" in lex
+    assert "nandu" not in lex
+    assert "perro" in lex
+
+
+def test_blanks_count_as_their_letter(tmp_path):
+    lex = Lexicon.load(write_list(tmp_path, "mini.txt", BASIC))
+    casa = tokenize_word("casa")
+    assert lex.is_word((casa[0] | BLANK_BIT,) + casa[1:])
+    assert not lex.is_word((999,))
+
+
+def test_skipped_lines_are_counted_by_reason(tmp_path):
+    lines = ["casa", "kilo", "Walter", "y", "ch", "",
+             "abcdefghijabcdefg",  # 17 tiles
+             "chchchchchchchchch",  # 18 letters but 9 tiles: kept
+             "dos palabras", "123", "#comentario", "casa", "CASA", "casá"]
+    lex = Lexicon.load(write_list(tmp_path, "raro.txt", lines))
+    report = lex.report
+    assert report.lines == len(lines)
+    assert report.kept == lex.word_count == len(lex) == 2
+    assert report.duplicates == 3
+    assert report.skipped == {"k_w": 2, "one_tile": 2, "too_long": 1, "junk": 3}
+    assert report.examples["k_w"] == ["kilo", "Walter"]
+    assert report.examples["junk"] == ["dos palabras", "123", "#comentario"]
+    text = str(report)
+    assert "descartadas 2 con K o W" in text and "«kilo»" in text
+    assert "chchchchchchchchch" in lex
+
+
+def test_gz_and_latin1_lists(tmp_path):
+    lex = Lexicon.load(write_list(tmp_path, "lista.txt.gz", BASIC))
+    assert lex.id == "LISTA"
+    assert "charro" in lex and "ñandu" in lex
+    lex = Lexicon.load(write_list(tmp_path, "viejo.txt", ["camión", "ñoño"], encoding="latin-1"))
+    assert "camion" in lex and "ñoño" in lex
+
+
+def test_words_and_metadata(tmp_path):
+    lex = Lexicon.load(write_list(tmp_path, "mini.txt", BASIC))
+    assert lex.id == "MINI"
+    assert lex.name == "mini.txt"
+    assert sorted(lex.words()) == sorted(
+        tokenize_word(word.lower()) for word in BASIC)
+    assert repr(lex) == "<Lexicon MINI: 9 palabras>"
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "vac"),
+    (b"\x00\x01\x02binario\xff\xfe", "binario"),
+    (b"\x1f\x8b\x08\x00roto", ".gz"),
+    ("kilo\nwifi\n1234\n".encode(), "ninguna palabra"),
+])
+def test_bad_files_give_lexicon_error(tmp_path, content, message):
+    path = tmp_path / "malo.txt"
+    path.write_bytes(content)
+    with pytest.raises(LexiconError, match=message):
+        Lexicon.load(path)
+
+
+def test_missing_file_unknown_id_and_folder(tmp_path):
+    with pytest.raises(LexiconError, match="no existe"):
+        Lexicon.load(tmp_path / "nada.txt")
+    with pytest.raises(LexiconError, match="desconocido.*ES09"):
+        Lexicon.load("FILE2099")
+    with pytest.raises(LexiconError, match="carpeta"):
+        Lexicon.load(tmp_path)
+
+
+def test_lexicon_passes_through_and_process_cache(tmp_path):
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    lex = Lexicon.load(path)
+    assert Lexicon.load(lex) is lex
+    assert Lexicon.load(str(path)) is lex
+
+
+def test_disk_cache_hit_without_rebuilding(tmp_path, monkeypatch, capsys):
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    first = Lexicon.load(path)
+    files = list(cache_dir().iterdir())
+    assert len(files) == 1 and files[0].name.startswith("lexicon-")
+    lexicon_module._LOADED.clear()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the cache should have been used")
+
+    monkeypatch.setattr(Kwg, "build_blob", no_build)
+    second = Lexicon.load(path)
+    assert second is not first
+    assert second.kwg.nodes == first.kwg.nodes
+    assert second.report == first.report
+    assert (second.id, second.name, second.word_count) == (first.id, first.name, first.word_count)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_changed_list_is_rebuilt(tmp_path):
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    assert "perro" in Lexicon.load(path)
+    path.write_text("gato\nratón\n", encoding="utf-8")
+    os.utime(path, ns=(1, 1))
+    lex = Lexicon.load(path)
+    assert "gato" in lex and "perro" not in lex
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: b"garbage",
+    lambda data: data[:len(data) // 2],
+    lambda data: data[:-1] + bytes([data[-1] ^ 0x40]),
+])
+def test_corrupted_cache_is_rebuilt(tmp_path, damage):
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    good = Lexicon.load(path)
+    (cache_file,) = cache_dir().iterdir()
+    cache_file.write_bytes(damage(cache_file.read_bytes()))
+    lexicon_module._LOADED.clear()
+    again = Lexicon.load(path)
+    assert again.kwg.nodes == good.kwg.nodes
+    assert "chacha" in again
+    lexicon_module._LOADED.clear()
+    assert Lexicon.load(path).kwg.nodes == good.kwg.nodes  # the cache file was rewritten
+
+
+def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("ATRIL_CACHE_DIR", str(blocker / "cache"))
+    assert "casa" in Lexicon.load(write_list(tmp_path, "mini.txt", BASIC))
+
+
+def test_from_words():
+    lex = Lexicon.from_words(["Chacha", "kilo", "casa"], id="PRUEBA")
+    assert lex.id == "PRUEBA" and len(lex) == 2
+    assert "chacha" in lex and "kilo" not in lex
+    with pytest.raises(LexiconError):
+        Lexicon.from_words(["k", "w"])
+
+
+@given(st.text(alphabet="abcdehlnorsñz", min_size=1, max_size=20))
+def test_fast_reading_matches_tokenize_word(word):
+    fast = lexicon_module._simple_tiles(word)
+    assert tuple(ord(c) - lexicon_module._OFFSET for c in fast) == tokenize_word(word)
+
+
+def test_bundled_es09():
+    lex = Lexicon.load("ES09")
+    assert Lexicon.load("es09") is lex
+    assert lex.id == "ES09" and lex.word_count == 636_598
+    for word in ("casa", "charro", "chacha", "chocho", "ñandú", "zuzar", "lluvia"):
+        assert word in lex, word
+    for word in ("nandu", "casaw", "xyzzy", "chach"):
+        assert word not in lex, word
+    assert (3, 9, 17, 3, 9, 17) not in lex
+    assert len(lex.kwg) < 0x400000
