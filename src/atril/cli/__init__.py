@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..errors import AtrilError, IllegalMoveError
+from ..errors import AtrilError
 
 
 class _Main(click.Group):
@@ -41,6 +41,8 @@ def echo_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-from . import core  # noqa: E402  (registers its commands)
+__all__ = ["main", "fail", "echo_json"]
 
-__all__ = ["main", "fail", "echo_json", "IllegalMoveError"]
+# Each module registers its commands.
+from . import core  # noqa: E402,F401
+from . import engine  # noqa: E402,F401
