@@ -110,7 +110,8 @@ typedef struct {
     uint8_t xlen[2][NSQ];   /* how many perpendicular tiles touch the square */
     uint8_t anchor[2][NSQ];
     uint8_t rack[NCODES];
-    int rack_total, rack_size;
+    int rack_total;
+    uint32_t rack_mask; /* bit c set while the rack holds code c */
     int radix[NCODES]; /* mixed-radix weight of each code: index of the tiles used */
     float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
     /* the line being generated */
@@ -305,23 +306,26 @@ static inline void step(Gen *g, int pos, uint32_t arc, int start, int main, int 
         else right_next(g, pos, j, start, m, wmult, cross, np, lidx);
         return;
     }
-    uint32_t xs = g->lxset[pos];
-    if (!xs || !arc) return;
+    uint32_t want = g->lxset[pos] & (g->rack[0] ? ALL_LETTERS : g->rack_mask);
+    if (!want || !arc) return;
+    uint32_t last = 31 - (uint32_t)__builtin_clz(want);
     int lm = g->llm[pos], wm = g->lwm[pos], xsc = g->lxscore[pos];
     for (uint32_t j = arc; j < k->n; j++) {
         uint32_t node = k->v[j], t = node >> 24;
-        if (t && ((xs >> t) & 1)) {
+        if (t > last) break;
+        if ((want >> t) & 1) {
             for (int blank = 0; blank < 2; blank++) {
                 int code = blank ? 0 : (int)t;
                 if (!g->rack[code]) continue;
                 int v = blank ? 0 : VALUE[t] * lm;
                 int c = cross + (xsc >= 0 ? (xsc + v) * wm : 0);
-                g->rack[code]--;
+                if (!--g->rack[code]) g->rack_mask &= ~(1u << code);
                 g->rack_total--;
                 g->word[pos] = (uint8_t)(t | NEW_BIT | (blank ? BLANK_BIT : 0));
                 if (start < 0) left_next(g, pos, j, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
                 else right_next(g, pos, j, start, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
                 g->rack[code]++;
+                g->rack_mask |= 1u << code;
                 g->rack_total++;
             }
         }
@@ -374,8 +378,8 @@ static void set_radix(Gen *g) {
         g->radix[c] = w;
         w *= g->rack[c] + 1;
         g->rack_total += g->rack[c];
+        if (g->rack[c]) g->rack_mask |= 1u << c;
     }
-    g->rack_size = g->rack_total;
     memset(g->leave, 0, sizeof g->leave);
 }
 
