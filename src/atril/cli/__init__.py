@@ -46,3 +46,4 @@ __all__ = ["main", "fail", "echo_json"]
 # Each module registers its commands.
 from . import core  # noqa: E402,F401
 from . import engine  # noqa: E402,F401
+from . import words  # noqa: E402,F401

@@ -1,0 +1,232 @@
+"""``atril judge`` (the challenge judge, art. 39–40) and the study searches: ``atril anagram``,
+``atril build``, ``atril pattern``, ``atril hooks``, ``atril list``.
+
+Search output as JSON is a list of objects ``{"word", "tiles", "rank"?, "probability"?,
+"blanks"?}`` (``word`` in human form: digraphs as ``CH``, blanks lower case).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Iterable
+
+import click
+
+from .. import wordtools as W
+from .. import tiles as T
+from ..errors import InvalidTextError
+from ..judge import JudgmentLog, judge as judge_play, split_words
+from ..lexicon import Lexicon
+from . import echo_json, main
+from .core import lexicon_option
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Salida en JSON.")
+limit_option = click.option("--limit", default=200, show_default=True, type=click.IntRange(min=0),
+                            help="Cuántas palabras mostrar como mucho (0: todas).")
+sort_option = click.option(
+    "--sort", "sort", type=click.Choice(["alfa", "prob"]), default="alfa", show_default=True,
+    help="Orden: alfabético por fichas, o por probabilidad dentro de cada longitud.")
+no_blanks_option = click.option(
+    "--no-blanks", is_flag=True,
+    help="Calcula la probabilidad sin contar los comodines de la bolsa.")
+
+
+def _lexicon(spec: str | None) -> Lexicon:
+    return Lexicon.load(spec or "ES09")
+
+
+def _ordered(found: list[W.Found], sort: str, no_blanks: bool) -> list[W.Found]:
+    return W.by_probability(found, blanks=not no_blanks) if sort == "prob" else found
+
+
+def _show(found: list[W.Found], limit: int, as_json: bool, *, grouped: bool = False,
+          complete: bool = True) -> None:
+    """Print results (the first ``limit``), one per line or grouped by length; ``complete`` is
+    False when the search stopped early, so the count is a lower bound."""
+    shown = found[:limit] if limit else found
+    if as_json:
+        echo_json([f.to_json() for f in shown])
+        return
+    if not found:
+        click.echo("ninguna palabra")
+        return
+    if grouped:
+        lengths: dict[int, list[str]] = {}
+        for f in shown:
+            lengths.setdefault(len(f.tiles), []).append(_label(f))
+        for n, words in lengths.items():
+            click.echo(f"{n} fichas ({len(words)}): " + " ".join(words))
+    else:
+        for f in shown:
+            click.echo(_label(f))
+    if len(found) == len(shown):
+        click.echo(f"{len(found)} palabra{'s' if len(found) != 1 else ''}", err=True)
+    else:
+        count = f"{len(found)}" if complete else f"más de {len(shown)}"
+        click.echo(f"{count} palabras (se muestran {len(shown)}; --limit 0 para verlas todas)",
+                   err=True)
+
+
+def _label(f: W.Found) -> str:
+    return f"{f.rank:>5}. {f.word}" if f.rank is not None else f.word
+
+
+@main.command()
+@lexicon_option
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Registro de juicios (JSON por líneas) para el director del torneo.")
+@json_option
+@click.argument("words", nargs=-1)
+def judge(lexicon_spec: str | None, log_path: str | None, as_json: bool,
+          words: tuple[str, ...]) -> None:
+    """Juez de palabras (art. 39–40): «JUGADA CORRECTA» o «JUGADA NO VÁLIDA».
+
+    Con PALABRAS juzga una jugada (sale con 0 si es correcta y 1 si no); sin ellas lee una
+    jugada por línea hasta el final de la entrada. Nunca dice qué palabra falla (art. 40).
+    """
+    lexicon = _lexicon(lexicon_spec)
+    log = JudgmentLog(log_path, lexicon.id) if log_path else None
+
+    def one(play: Iterable[str]) -> bool:
+        judgment = judge_play(lexicon, play)
+        if log:
+            log.record(judgment)
+        if as_json:
+            echo_json(judgment.to_json())
+        else:
+            click.echo(judgment.verdict)
+        return judgment.valid
+
+    if words:
+        sys.exit(0 if one(split_words(" ".join(words))) else 1)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        click.echo("Escribe las palabras de cada jugada en una línea (Ctrl-D para terminar).",
+                   err=True)
+    while True:
+        if interactive:
+            click.echo("palabras> ", nl=False, err=True)
+        line = sys.stdin.readline()
+        if not line:
+            break
+        play = split_words(line)
+        if play:
+            one(play)
+
+
+@main.command()
+@lexicon_option
+@json_option
+@limit_option
+@sort_option
+@no_blanks_option
+@click.argument("rack")
+def anagram(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
+            rack: str) -> None:
+    """Palabras que usan todas las fichas del ATRIL (los comodines salen en minúscula).
+
+    ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL RR; para
+    una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).
+    """
+    found = W.anagrams(_lexicon(lexicon_spec), rack)
+    _show(_ordered(found, sort, no_blanks), limit, as_json)
+
+
+@main.command()
+@lexicon_option
+@json_option
+@limit_option
+@sort_option
+@no_blanks_option
+@click.option("--min", "min_length", default=2, show_default=True, type=click.IntRange(min=1),
+              help="Longitud mínima (en fichas).")
+@click.argument("rack")
+def build(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
+          min_length: int, rack: str) -> None:
+    """Palabras que se forman con fichas del ATRIL, agrupadas por longitud.
+
+    ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL RR; para
+    una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).
+    """
+    found = W.buildable(_lexicon(lexicon_spec), rack, min_length=min_length)
+    if sort == "prob":
+        found = sorted(W.by_probability(found, blanks=not no_blanks), key=lambda f: -len(f.tiles))
+    _show(found, limit, as_json, grouped=True)
+
+
+@main.command()
+@lexicon_option
+@json_option
+@limit_option
+@sort_option
+@no_blanks_option
+@click.argument("pattern")
+def pattern(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
+            pattern: str) -> None:
+    """Palabras que encajan en un PATRÓN: ? una ficha, * cualquier tramo (también vacío),
+    [AEIOU] una ficha del conjunto, [^AEIOU] una que no esté.
+
+    Las letras se leen como en las palabras (ch es la ficha CH); dentro de un conjunto, [ACH]
+    es A o CH y [A,C,H] es A, C o H. Ejemplos: ?ACH*  *[AEIOU]RR?
+    """
+    lexicon = _lexicon(lexicon_spec)
+    if sort == "prob":
+        found = W.by_probability(W.pattern_words(lexicon, pattern), blanks=not no_blanks)
+        _show(found, limit, as_json)
+        return
+    # alphabetical: the search stops one word past what is shown (enough to say "more")
+    found = W.pattern_words(lexicon, pattern, limit=limit + 1 if limit else None)
+    _show(found, limit, as_json, complete=not limit or len(found) <= limit)
+
+
+@main.command()
+@lexicon_option
+@json_option
+@click.argument("words", nargs=-1, required=True)
+def hooks(lexicon_spec: str | None, as_json: bool, words: tuple[str, ...]) -> None:
+    """Ganchos: qué fichas pueden ir delante y detrás de cada PALABRA."""
+    lexicon = _lexicon(lexicon_spec)
+    results = [W.hooks(lexicon, w) for w in words]
+    if as_json:
+        echo_json([h.to_json() for h in results])
+        return
+    for h in results:
+        front = " ".join(T.tile_to_human(t) for t in h.front) or "-"
+        back = " ".join(T.tile_to_human(t) for t in h.back) or "-"
+        mark = "" if h.is_word else "   (no está en el léxico)"
+        click.echo(f"{front:>20} · {h.word} · {back}{mark}")
+
+
+@main.command("list")
+@lexicon_option
+@json_option
+@limit_option
+@sort_option
+@no_blanks_option
+@click.option("--length", "length", default=None, metavar="N|N-M",
+              help="Longitud en fichas: 2, o un intervalo como 2-3.")
+@click.option("--contains", default="", metavar="FICHAS",
+              help="Fichas que la palabra debe contener (con repeticiones), p. ej. ZX o CH,RR.")
+def list_words(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
+               length: str | None, contains: str) -> None:
+    """Listas de estudio: palabras de una longitud, o que contienen ciertas fichas.
+
+    Las de dos y tres fichas: atril list --length 2-3 --sort prob
+    """
+    if length is None and not contains:
+        raise InvalidTextError("indica --length, --contains o ambos")
+    low, high = _length_range(length)
+    found = W.word_list(_lexicon(lexicon_spec), min_length=low, max_length=high,
+                        contains=contains)
+    _show(_ordered(found, sort, no_blanks), limit, as_json)
+
+
+def _length_range(text: str | None) -> tuple[int, int]:
+    if text is None:
+        return 1, W.MAX_TILES
+    low, _, high = text.partition("-")
+    try:
+        a, b = int(low), int(high or low)
+    except ValueError:
+        raise InvalidTextError(f"longitud no válida: «{text}» (usa 2 o 2-3)") from None
+    return a, b
