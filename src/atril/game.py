@@ -16,7 +16,8 @@ API (``Game``)
 --------------
 - ``Game(players, *, ruleset="FISE2009", seed=None, first=0, challenge="single", lexicon=None,
   clock=None, can_play=None, draws=None)`` — ``first=None`` draws for the start (art. 4);
-  ``draws`` forces what the bag yields (replaying a record, teaching positions).
+  ``draws`` forces what each draw from the bag yields, in order (replaying a record, a
+  teaching position); an entry ``None`` draws at random, as do all draws after the list.
 - acting: ``play(move_or_text)`` (any move: play, ``cambio AEI``, ``paso``), ``exchange(tiles)``,
   ``pass_()``; the opponent then ``accept()``s or ``challenge()``s a pending play.
   Illegal actions raise ``IllegalMoveError(message, article)``; ``check(move)`` asks the same
@@ -166,7 +167,7 @@ class Game:
                  first: int | None = 0, challenge: str = SINGLE,
                  lexicon: WordJudge | None = None, clock: Clock | None = None,
                  can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
-                 draws: Iterable[Iterable[int] | str] | None = None):
+                 draws: Iterable[Iterable[int] | str | None] | None = None):
         if len(players) != 2:
             raise AtrilError("una partida es entre dos jugadores (art. 1)")
         if challenge not in CHALLENGE_MODES:
@@ -189,8 +190,9 @@ class Game:
         self.result: Result | None = None
         self.overtime = [0, 0]  # minutes, for games timed off the program (record_overtime)
         self._pending_play: ScoredPlay | None = None
-        self._forced = deque(
-            T.tokenize_machine(d) if isinstance(d, str) else tuple(d) for d in (draws or ()))
+        self._forced: deque[tuple[int, ...] | None] = deque(
+            T.tokenize_machine(d) if isinstance(d, str) else None if d is None else tuple(d)
+            for d in (draws or ()))
         self.start_draws: tuple[tuple[int, int], ...] = ()
         if first is None:
             first = self._draw_for_start()
@@ -219,13 +221,13 @@ class Game:
 
     def _draw(self, n: int) -> tuple[int, ...]:
         n = min(n, len(self.bag))
-        if self._forced:
-            tiles = self._forced.popleft()
+        tiles = self._forced.popleft() if self._forced else None
+        if tiles is not None:
             if len(tiles) != n:
                 raise IllegalMoveError(
-                    f"se deben sacar {n} fichas de la bolsa, no {len(tiles)} (art. 32)", "32")
-            return self.bag.take(tiles)
-        return self.bag.draw(n)
+                    f"se deben sacar {n} fichas de la bolsa, no {len(tiles)}", "32")
+            return tuple(sorted(self.bag.take(tiles)))
+        return tuple(sorted(self.bag.draw(n)))
 
     # -- reading ----------------------------------------------------------------------------------
     @property
@@ -373,7 +375,7 @@ class Game:
 
     def _complete(self, turn: Turn) -> None:
         drawn = self._draw(len(turn.rack) - len(self.racks[turn.player]))
-        self.racks[turn.player] += drawn
+        self.racks[turn.player] = tuple(sorted(self.racks[turn.player] + drawn))
         self.pending = self._pending_play = None
         self._finish_turn(replace(turn, drawn=drawn))
 
@@ -391,7 +393,8 @@ class Game:
                 f"al cambiar {len(move.tiles)} fichas se sacan {len(move.tiles)}, no {len(forced)}",
                 "25")
         drawn = self.bag.exchange(move.tiles, drawn=forced)
-        self.racks[p] = _remove(rack, move.tiles) + drawn
+        drawn = tuple(sorted(drawn))
+        self.racks[p] = tuple(sorted(_remove(rack, move.tiles) + drawn))
         return self._finish_turn(Turn(p, EXCHANGE, move, rack, drawn=drawn), switch=True)
 
     def pass_(self) -> Turn:

@@ -1,0 +1,359 @@
+"""GCG game records (FORMATS.md: poslfit.com v1.2 + Macondo's extensions), Spanish tiles.
+
+``dumps(game)`` writes UTF-8 text Macondo reads: ``[CH]``-style digraphs, ``.`` for tiles
+already on the board, GCG coordinates (number first = across). ``loads(text)`` replays every
+event through a ``Game``, so a record that breaks a rule or miscounts a score is refused with a
+``GcgError`` naming the line.
+
+Spanish specifics: a play that stood after a challenge is written ``(challenge) +0`` (no bonus,
+no penalty); a withdrawn play is its play line then ``--``; going out (art. 45.4) writes both
+the gain of the player who went out and the loss of the opponent; overtime is ``(time) -N``.
+GCG has no field for the ruleset or the seed: ``loads`` takes the ruleset as an argument.
+The racks after the last turn, when no end-of-game line shows them, go in ``#rack1``/``#rack2``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from . import tiles as T
+from .board import Board
+from .errors import AtrilError, InvalidTextError
+from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game, move_from_text
+from .move import THROUGH, Move, format_rack
+from .rules import apply_play, check_play
+from .ruleset import Ruleset
+
+
+class GcgError(InvalidTextError):
+    """A GCG record that cannot be read or replayed; ``line`` is 1-based (None: whole file)."""
+
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        super().__init__(f"GCG, línea {line}: {message}" if line else f"GCG: {message}")
+
+
+# -- writing --------------------------------------------------------------------------------------
+def dumps(game: Game) -> str:
+    """The game as GCG text (UTF-8), history, pending play and end of game included."""
+    nicks = _nicks(game.players)
+    lines = ["#character-encoding UTF-8"]
+    for i, (nick, name) in enumerate(zip(nicks, game.players), start=1):
+        lines.append(f"#player{i} {nick} {name}")
+    lines += [f"#lexicon {getattr(game.lexicon, 'id', None) or game.ruleset.lexicon}",
+              "#tile-distribution spanish",
+              "#tile [CH] [ch]", "#tile [LL] [ll]", "#tile [RR] [rr]"]
+    if game.result is None or game.result.reason in ("time", "overtime"):
+        lines += [f"#rack{p + 1} {format_rack(game.racks[p])}" for p in (0, 1)]
+    totals = [0, 0]
+    turns = list(game.history) + ([game.pending] if game.pending else [])
+    for turn in turns:
+        p, head = turn.player, f">{nicks[turn.player]}: {format_rack(turn.rack)}"
+        if turn.kind in (PLAY, WITHDRAWN):
+            totals[p] += turn.score
+            lines.append(f"{head} {_play_text(turn.move)} +{turn.score} {totals[p]}")
+            if turn.kind == WITHDRAWN:
+                totals[p] -= turn.score
+                lines.append(f"{head} -- -{turn.score} {totals[p]}")
+            elif turn.challenged:
+                lines.append(f"{head} (challenge) +0 {totals[p]}")
+        elif turn.kind == EXCHANGE:
+            lines.append(f"{head} -{format_rack(turn.move.tiles)} +0 {totals[p]}")
+        else:
+            lines.append(f"{head} - +0 {totals[p]}")
+    if game.result is not None:
+        for a in game.result.adjustments:
+            totals[a.player] += a.points
+            nick, rack = nicks[a.player], format_rack(game.racks[a.player])
+            if a.kind == "out":
+                lines.append(f">{nick}: ({format_rack(a.tiles)}) +{a.points} {totals[a.player]}")
+            elif a.kind == "rack":
+                lines.append(f">{nick}: {rack} ({rack}) -{-a.points} {totals[a.player]}")
+            else:
+                lines.append(f">{nick}: {rack + ' ' if rack else ''}(time) -{-a.points} "
+                             f"{totals[a.player]}")
+    return "\n".join(lines) + "\n"
+
+
+def _nicks(players: tuple[str, ...]) -> list[str]:
+    nicks = []
+    for i, name in enumerate(players, start=1):
+        words = name.split()
+        nick = re.sub(r"[^\w]", "", words[0]) if words else ""
+        nicks.append(nick or f"jugador{i}")
+    return nicks if nicks[0] != nicks[1] else ["jugador1", "jugador2"]
+
+
+def _play_text(move: Move) -> str:
+    word = "".join("." if t == THROUGH else T.tile_to_machine(t) for t in move.tiles)
+    return f"{move.coordinate(gcg=True)} {word}"
+
+
+# -- reading --------------------------------------------------------------------------------------
+@dataclass
+class _Event:
+    line: int
+    player: int
+    kind: str  # play withdrawn pass exchange challenge out rack time
+    rack: tuple[int, ...] | None
+    points: int
+    total: int
+    move: Move | None = None
+    tiles: tuple[int, ...] = ()
+
+
+_EVENT = re.compile(r"^>([^:\s]+):\s*(.*)$")
+_SCORE = re.compile(r"^[+-]\d+$")
+
+
+def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=None) -> Game:
+    """Read a GCG record and replay it into a ``Game`` (no clock; single challenge mode)."""
+    if isinstance(text, bytes):
+        text = _decode(text)
+    names: dict[int, tuple[str, str]] = {}
+    final_racks: list[tuple[int, ...] | None] = [None, None]
+    raw_events: list[tuple[int, str, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            keyword, _, rest = line[1:].partition(" ")
+            rest = rest.strip()
+            if keyword in ("player1", "player2"):
+                nick, _, name = rest.partition(" ")
+                if not nick:
+                    raise GcgError(f"falta el apodo en #{keyword}", number)
+                names[int(keyword[-1]) - 1] = (nick, name.strip() or nick)
+            elif keyword in ("rack1", "rack2"):
+                final_racks[int(keyword[-1]) - 1] = _rack(rest, number)
+            elif keyword == "tile-distribution" and rest.lower() != "spanish":
+                raise GcgError(f"distribución de fichas «{rest}»: atril solo juega la española",
+                               number)
+            continue  # other pragmas (#title, #note, #lexicon, #tile…) carry no rule
+        match = _EVENT.match(line)
+        if not match:
+            raise GcgError(f"no es un evento ni una directiva: «{line}»", number)
+        raw_events.append((number, match.group(1), match.group(2)))
+    nick_to_player = {nick: p for p, (nick, _) in names.items()}
+    for number, nick, _ in raw_events:
+        if nick not in nick_to_player:
+            if len(nick_to_player) == 2:
+                raise GcgError(f"jugador desconocido «{nick}»", number)
+            p = 0 if 0 not in names else 1
+            names[p] = (nick, nick)
+            nick_to_player[nick] = p
+    if len(names) < 2:
+        for p in (0, 1):
+            names.setdefault(p, (f"jugador{p + 1}", f"Jugador {p + 1}"))
+    events = [_parse_event(number, nick_to_player[nick], body)
+              for number, nick, body in raw_events]
+    turns = [e for e in events if e.kind in (PLAY, PASS, EXCHANGE)]
+    first = turns[0].player if turns else 0
+    draws = _draws(events, turns, first, final_racks)
+    try:
+        game = Game((names[0][1], names[1][1]), ruleset=ruleset, seed=0, first=first,
+                    challenge=SINGLE, lexicon=lexicon, draws=draws)
+    except AtrilError as exc:
+        raise GcgError(str(exc), turns[0].line if turns else None) from None
+    _replay(game, events)
+    return game
+
+
+def _decode(data: bytes) -> str:
+    first = data.split(b"\n", 1)[0].strip().lower()
+    if first.startswith(b"#character-encoding") and b"utf-8" in first:
+        return data.decode("utf-8")
+    return data.decode("iso-8859-1")  # the GCG default
+
+
+def _rack(text: str, line: int) -> tuple[int, ...]:
+    try:
+        rack = T.tokenize_machine(text.upper())
+    except InvalidTextError as exc:
+        raise GcgError(str(exc), line) from None
+    if len(rack) > T.RACK_SIZE:
+        raise GcgError(f"un atril tiene como mucho 7 fichas: «{text}»", line)
+    return rack
+
+
+def _number(text: str, line: int) -> int:
+    if not _SCORE.match(text) and not text.lstrip("-").isdigit():
+        raise GcgError(f"se esperaba una puntuación, no «{text}»", line)
+    return int(text)
+
+
+def _parse_event(line: int, player: int, body: str) -> _Event:
+    tokens = body.split()
+    if len(tokens) < 2:
+        raise GcgError(f"evento incompleto: «{body}»", line)
+    total = _number(tokens[-1], line)
+    if tokens[0] == "(time)" or (len(tokens) == 4 and tokens[1] == "(time)"):
+        rack = _rack(tokens[0], line) if tokens[0] != "(time)" else ()
+        return _Event(line, player, "time", rack, _number(tokens[-2], line), total)
+    if tokens[0].startswith("(") and len(tokens) == 3:
+        return _Event(line, player, "out", None, _number(tokens[1], line), total,
+                      tiles=_rack(tokens[0].strip("()"), line))
+    if len(tokens) < 4:
+        raise GcgError(f"evento incompleto: «{body}»", line)
+    rack = _rack(tokens[0], line)
+    what, points = tokens[1], _number(tokens[-2], line)
+    if what == "--":
+        return _Event(line, player, WITHDRAWN, rack, points, total)
+    if what == "-":
+        return _Event(line, player, PASS, rack, points, total)
+    if what == "(challenge)":
+        return _Event(line, player, "challenge", rack, points, total)
+    if what.startswith("(") and what.endswith(")"):
+        return _Event(line, player, "rack", rack, points, total, tiles=_rack(what[1:-1], line))
+    if what.startswith("-"):
+        if what[1:].isdigit():
+            raise GcgError("un cambio sin decir qué fichas no se puede reproducir", line)
+        return _Event(line, player, EXCHANGE, rack, points, total, tiles=_rack(what[1:], line))
+    if len(tokens) != 5:
+        raise GcgError(f"una jugada es «ATRIL POSICIÓN PALABRA +PUNTOS TOTAL»: «{body}»", line)
+    try:
+        move = move_from_text(f"{tokens[1]} {tokens[2]}", gcg=True)
+    except AtrilError as exc:
+        raise GcgError(str(exc), line) from None
+    return _Event(line, player, PLAY, rack, points, total, move=move)
+
+
+def _draws(events: list[_Event], turns: list[_Event], first: int,
+           final_racks: list[tuple[int, ...] | None]) -> list[tuple[int, ...] | None]:
+    """What each draw from the bag must have yielded, from the racks the record shows: a rack
+    is the previous leave plus what was drawn. Unknown draws are left to chance (None)."""
+    for e in events:
+        if e.kind == "out":
+            final_racks[1 - e.player] = e.tiles
+            final_racks[e.player] = ()
+        elif e.kind in ("rack", "time") and e.rack is not None and final_racks[e.player] is None:
+            final_racks[e.player] = e.rack
+    board = Board()
+    leaves: list[tuple[int, ...]] = []
+    withdrawn = {id(e) for i, e in enumerate(events)
+                 if e.kind == PLAY and i + 1 < len(events) and events[i + 1].kind == WITHDRAWN}
+    for e in turns:
+        assert e.rack is not None
+        used: tuple[int, ...] = ()
+        if e.kind == PLAY and id(e) not in withdrawn:
+            assert e.move is not None
+            try:
+                scored = check_play(board, e.move)
+            except AtrilError as exc:
+                raise GcgError(str(exc), e.line) from None
+            apply_play(board, scored)
+            used = scored.placed_tiles()
+        elif e.kind == EXCHANGE:
+            used = e.tiles
+        if Counter(used) - Counter(e.rack):
+            raise GcgError(f"el atril {format_rack(e.rack)} no tiene las fichas jugadas", e.line)
+        leaves.append(tuple((Counter(e.rack) - Counter(used)).elements()))
+    racks_seen: dict[int, list[int]] = {0: [], 1: []}
+    for k, e in enumerate(turns):
+        racks_seen[e.player].append(k)
+
+    def next_rack(p: int, after: int) -> tuple[tuple[int, ...] | None, int | None]:
+        later = [k for k in racks_seen[p] if k > after]
+        if later:
+            return turns[later[0]].rack, turns[later[0]].line
+        return final_racks[p], None
+
+    draws: list[tuple[int, ...] | None] = []
+    for p in (first, 1 - first):
+        draws.append(next_rack(p, -1)[0])
+    for k, e in enumerate(turns):
+        if e.kind == PASS or id(e) in withdrawn:
+            continue
+        rack, line = next_rack(e.player, k)
+        if rack is None:
+            draws.append(None)
+            continue
+        missing = Counter(leaves[k]) - Counter(rack)
+        if missing:
+            raise GcgError(f"el atril {format_rack(rack)} no conserva las fichas que quedaron "
+                           f"({format_rack(leaves[k])})", line or e.line)
+        draws.append(tuple((Counter(rack) - Counter(leaves[k])).elements()))
+    return draws
+
+
+def _replay(game: Game, events: list[_Event]) -> None:
+    end = [e for e in events if e.kind in ("out", "rack", "time")]
+    for e in events:
+        try:
+            _apply(game, e)
+        except GcgError:
+            raise
+        except AtrilError as exc:
+            raise GcgError(str(exc), e.line) from None
+    if not end:
+        return
+    try:
+        _apply_end(game, end)
+    except GcgError:
+        raise
+    except AtrilError as exc:
+        raise GcgError(str(exc), end[0].line) from None
+
+
+def _apply(game: Game, e: _Event) -> None:
+    p = e.player
+    if e.kind in (PLAY, PASS, EXCHANGE):
+        if game.pending is not None and game.pending.player == p:
+            raise GcgError("un jugador no juega dos veces seguidas", e.line)
+        if not game.is_over() and game.player_to_move != p:
+            raise GcgError(f"le toca a {game.players[game.player_to_move]}", e.line)
+        if e.rack is not None and sorted(e.rack) != sorted(game.racks[p]):
+            raise GcgError(f"el atril debería ser {format_rack(game.racks[p])}", e.line)
+        if e.kind == PLAY:
+            assert e.move is not None
+            turn = game.play(e.move)
+        elif e.kind == EXCHANGE:
+            turn = game.exchange(e.tiles)
+        else:
+            turn = game.pass_()
+        if e.points != turn.score:
+            raise GcgError(f"la jugada vale {turn.score}, no {e.points}", e.line)
+    elif e.kind in (WITHDRAWN, "challenge"):
+        if game.pending is None or game.pending.player != p:
+            raise GcgError("no hay ninguna jugada de este jugador que impugnar", e.line)
+        if e.kind == "challenge" and e.points != 0:
+            raise GcgError("en español no hay premio ni castigo por impugnar (art. 39)", e.line)
+        if e.kind == WITHDRAWN and e.points != -game.pending.score:
+            raise GcgError(f"al retirar la jugada se restan {game.pending.score}", e.line)
+        game.challenge(valid=e.kind == "challenge")
+    else:
+        return  # end-of-game lines are checked together in _apply_end
+    if e.total != game.scores[p]:
+        raise GcgError(f"el total de {game.players[p]} es {game.scores[p]}, no {e.total}", e.line)
+
+
+def _apply_end(game: Game, end: list[_Event]) -> None:
+    if game.pending is not None:
+        game.accept()
+    penalty = game.ruleset.overtime_penalty
+    for e in end:
+        if e.kind == "time":
+            if e.points > 0 or -e.points % penalty:
+                raise GcgError(f"el tiempo excedido resta múltiplos de {penalty} (art. 35)", e.line)
+            game.record_overtime(e.player, -e.points // penalty)
+    if not game.is_over():
+        if any(e.kind == "rack" for e in end):
+            game.declare_blocked()
+        else:
+            game.declare_time_up()
+    assert game.result is not None
+    expected = Counter((a.player, a.kind, a.points) for a in game.result.adjustments)
+    found = Counter((e.player, e.kind, e.points) for e in end)
+    if expected != found:
+        want = ", ".join(f"{game.players[p]} {k} {pts:+d}" for p, k, pts in expected.elements())
+        raise GcgError(f"el final no cuadra con el reglamento (art. 45): debería ser {want}",
+                       end[0].line)
+    totals = list(game.scores)
+    for e in end:
+        totals[e.player] += e.points
+        if e.total != totals[e.player]:
+            raise GcgError(f"el total de {game.players[e.player]} es {totals[e.player]}, "
+                           f"no {e.total}", e.line)

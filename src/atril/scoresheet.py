@@ -1,0 +1,96 @@
+"""The scoresheet (*planilla*, art. 5, 38, 41): every accepted turn with its points and both
+running totals, then the end-of-game adjustments (art. 35, 45) and the final score.
+
+Codes as players write them: ``P`` a pass, ``I`` a play withdrawn after a challenge,
+``C-x`` an exchange of x tiles. A play still waiting for acceptance is not on the sheet yet:
+writing its score is what accepts it (art. 38).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from . import tiles as T
+from .game import EXCHANGE, PASS, PLAY, WITHDRAWN, Game
+
+_ADJUSTMENT_TEXT = {
+    "rack": "fichas en el atril (art. 45)",
+    "out": "fichas del rival (art. 45.4)",
+    "time": "tiempo excedido (art. 35)",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line: a turn (``number`` ≥ 1) or an adjustment (``number`` 0)."""
+
+    number: int
+    player: int
+    name: str
+    text: str  # the play in Spanish notation, the code, or what the adjustment is for
+    points: int
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    players: tuple[str, str]
+    ruleset: str
+    rows: tuple[Row, ...]
+    result: str | None  # Spanish summary once the game is over
+
+    @classmethod
+    def from_game(cls, game: Game) -> Scoresheet:
+        totals = [0, 0]
+        rows = []
+        for n, turn in enumerate(game.history, start=1):
+            totals[turn.player] += turn.points
+            text = {PLAY: turn.notation(), WITHDRAWN: f"I  ({turn.notation()})", PASS: "P",
+                    EXCHANGE: f"C-{len(turn.move.tiles)}"}[turn.kind]
+            rows.append(Row(n, turn.player, game.players[turn.player], text, turn.points,
+                            (totals[0], totals[1])))
+        summary = None
+        if game.result is not None:
+            for a in game.result.adjustments:
+                totals[a.player] += a.points
+                what = _ADJUSTMENT_TEXT[a.kind]
+                if a.tiles:
+                    what += ": " + T.to_human(sorted(a.tiles, key=lambda t: (t == T.BLANK, t)))
+                rows.append(Row(0, a.player, game.players[a.player], what, a.points,
+                                (totals[0], totals[1])))
+            r = game.result
+            winner = ("empate" if r.winner is None else f"gana {game.players[r.winner]}")
+            summary = (f"{game.players[0]} {r.scores[0]} – {game.players[1]} {r.scores[1]}: "
+                       f"{winner}. Final: {r.text} (art. {r.article}).")
+        return cls((game.players[0], game.players[1]), game.ruleset.name, tuple(rows), summary)
+
+    def to_dict(self) -> dict:
+        return {"players": list(self.players), "ruleset": self.ruleset,
+                "rows": [dict(asdict(r), totals=list(r.totals)) for r in self.rows],
+                "result": self.result}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_text(self) -> str:
+        """Aligned columns, as a sheet printed for the players to sign (art. 44)."""
+        a, b = self.players
+        name_w = max(7, len(a), len(b))
+        text_w = max([6] + [len(r.text) for r in self.rows])
+        wa, wb = max(5, len(a)), max(5, len(b))
+        header = (f"{'nº':>3}  {'jugador':<{name_w}}  {'jugada':<{text_w}}  {'puntos':>6}  "
+                  f"{a:>{wa}}  {b:>{wb}}")
+        lines = [f"Planilla: {a} contra {b} ({self.ruleset})", header, "-" * len(header)]
+        for r in self.rows:
+            number = str(r.number) if r.number else ""
+            points = f"{r.points:+d}" if r.number == 0 else str(r.points)
+            lines.append(f"{number:>3}  {r.name:<{name_w}}  {r.text:<{text_w}}  {points:>6}  "
+                         f"{r.totals[0]:>{wa}}  {r.totals[1]:>{wb}}")
+        if self.result:
+            lines += ["-" * len(header), self.result]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
