@@ -380,7 +380,14 @@ done:
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-static int get_nodes(PyObject *obj, Py_buffer *view, const uint32_t **nodes, size_t *n) {
+/* A node from a buffer that may not be 4-byte aligned (e.g. a memoryview slice). */
+static inline uint32_t node_at(const uint8_t *nodes, size_t i) {
+    uint32_t v;
+    memcpy(&v, nodes + 4 * i, 4);
+    return v;
+}
+
+static int get_nodes(PyObject *obj, Py_buffer *view, const uint8_t **nodes, size_t *n) {
     if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
     if (view->len % 4 || view->len < 8) {
         PyBuffer_Release(view);
@@ -394,17 +401,17 @@ static int get_nodes(PyObject *obj, Py_buffer *view, const uint32_t **nodes, siz
 
 static PyObject *kwg_check(PyObject *self, PyObject *obj) {
     Py_buffer view;
-    const uint32_t *nodes;
+    const uint8_t *nodes;
     size_t n;
     if (get_nodes(obj, &view, &nodes, &n) < 0) return NULL;
     for (size_t i = 0; i < n; i++) {
-        uint32_t arc = nodes[i] & ARC_MASK;
+        uint32_t arc = node_at(nodes, i) & ARC_MASK;
         if (arc >= n) {
             PyBuffer_Release(&view);
             return PyErr_Format(PyExc_ValueError, "el nodo %zu apunta fuera (%u ≥ %zu)", i, arc, n);
         }
     }
-    int ends = (nodes[n - 1] & IS_END_BIT) != 0;
+    int ends = (node_at(nodes, n - 1) & IS_END_BIT) != 0;
     PyBuffer_Release(&view);
     if (!ends) {
         PyErr_SetString(PyExc_ValueError, "la última lista de hermanos no termina");
@@ -418,18 +425,18 @@ static PyObject *kwg_accepts(PyObject *self, PyObject *args) {
     Py_buffer word;
     if (!PyArg_ParseTuple(args, "Oy*", &obj, &word)) return NULL;
     Py_buffer view;
-    const uint32_t *nodes;
+    const uint8_t *nodes;
     size_t n;
     if (get_nodes(obj, &view, &nodes, &n) < 0) { PyBuffer_Release(&word); return NULL; }
     const uint8_t *w = word.buf;
     int found = word.len > 0;
-    uint32_t arc = nodes[0] & ARC_MASK, node = 0;
+    uint32_t arc = node_at(nodes, 0) & ARC_MASK, node = 0;
     for (Py_ssize_t i = 0; found && i < word.len; i++) {
         found = 0;
         for (uint32_t j = arc; j && j < n; j++) {
-            uint32_t t = nodes[j] >> 24;
-            if (t == w[i]) { node = nodes[j]; found = 1; break; }
-            if (t > w[i] || nodes[j] & IS_END_BIT) break;
+            uint32_t t = node_at(nodes, j) >> 24;
+            if (t == w[i]) { node = node_at(nodes, j); found = 1; break; }
+            if (t > w[i] || node_at(nodes, j) & IS_END_BIT) break;
         }
         arc = node & ARC_MASK;
     }
@@ -440,24 +447,24 @@ static PyObject *kwg_accepts(PyObject *self, PyObject *args) {
 
 static PyObject *kwg_words(PyObject *self, PyObject *obj) {
     Py_buffer view;
-    const uint32_t *nodes;
+    const uint8_t *nodes;
     size_t n;
     if (get_nodes(obj, &view, &nodes, &n) < 0) return NULL;
     uint8_t *buf = NULL, prefix[MAX_DEPTH];
     size_t len = 0, cap = 0;
     uint32_t stack[MAX_DEPTH];
     int depth = 0, entered = 0, ok = 1;
-    uint32_t root = nodes[0] & ARC_MASK;
+    uint32_t root = node_at(nodes, 0) & ARC_MASK;
     if (root && root < n) stack[depth++] = root;
     /* iterative DFS: stack[d] is the node at depth d; `entered` = tiles of stack in prefix */
     while (depth && ok) {
         uint32_t i = stack[depth - 1];
         if (entered == depth) {
             entered--;
-            if (nodes[i] & IS_END_BIT || i + 1 >= n) { depth--; continue; }
+            if (node_at(nodes, i) & IS_END_BIT || i + 1 >= n) { depth--; continue; }
             stack[depth - 1] = ++i;
         }
-        uint32_t node = nodes[i];
+        uint32_t node = node_at(nodes, i);
         prefix[entered++] = (uint8_t)(node >> 24);
         if (node & ACCEPTS_BIT) {
             if (len + (size_t)entered + 1 > cap) {

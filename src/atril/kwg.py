@@ -32,6 +32,8 @@ from array import array
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from .errors import AtrilError
+
 try:
     from . import _kwg as _native
 except ImportError:  # pragma: no cover - only when the extension was not built
@@ -45,7 +47,7 @@ SEPARATOR = 0
 MAX_NODES = ARC_MASK + 1
 
 
-class KwgError(ValueError):
+class KwgError(AtrilError):
     """Bytes that are not a well-formed KWG, or words the format cannot hold."""
 
 
@@ -55,8 +57,9 @@ Word = Sequence[int]
 class Kwg:
     """A KWG node array with lookup and traversal helpers.
 
-    ``nodes`` is an ``array('I')`` (native uint32, little-endian hosts assumed for the buffer);
-    it supports the buffer protocol, so C code can read it with no copy.
+    ``nodes`` is an ``array('I')`` of node values in the host's byte order (files and
+    ``to_bytes`` are little-endian); it supports the buffer protocol, so C code such as the move
+    generator reads it as ``const uint32_t *`` with no copy.
     """
 
     __slots__ = ("nodes",)
