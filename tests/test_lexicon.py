@@ -205,3 +205,14 @@ def test_bundled_es09():
         assert word not in lex, word
     assert (3, 9, 17, 3, 9, 17) not in lex
     assert len(lex.kwg) < 0x400000
+
+
+def test_compiled_kwg_file(tmp_path):
+    path = tmp_path / "FILE2017.kwg"
+    Kwg.build(tokenize_word(word) for word in ("charro", "casa", "lluvia")).write(path)
+    lex = Lexicon.load(path)
+    assert lex.id == "FILE2017" and len(lex) == 3
+    assert "charro" in lex and "casas" not in lex
+    (tmp_path / "roto.kwg").write_bytes(b"\x01\x02\x03")
+    with pytest.raises(LexiconError, match="KWG"):
+        Lexicon.load(tmp_path / "roto.kwg")

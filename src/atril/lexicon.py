@@ -93,7 +93,8 @@ class Lexicon:
 
     @classmethod
     def load(cls, spec: str | os.PathLike[str] | Lexicon = DEFAULT) -> Lexicon:
-        """A bundled list by id (``"ES09"``), or a ``.txt``/``.txt.gz`` word list by path.
+        """A bundled list by id (``"ES09"``), a ``.txt``/``.txt.gz`` word list by path, or a
+        compiled ``.kwg`` from wolges/Macondo (Spanish tile order, see ``atril.kwg``).
 
         Raises ``LexiconError`` (Spanish message) for an unknown id or an unusable file.
         """
@@ -262,9 +263,11 @@ def _load_file(path: Path) -> Lexicon:
     except OSError as exc:
         raise LexiconError(f"no se puede leer la lista «{path}»: {exc.strerror or exc}") from None
     stem = path.name
-    for suffix in (".gz", ".txt"):
+    for suffix in (".gz", ".txt", ".kwg"):
         stem = stem.removesuffix(suffix)
     id = stem.upper() or "PROPIA"
+    if path.suffix.lower() == ".kwg":
+        return _load_kwg(path, raw, id)
 
     def build() -> Lexicon:
         data = raw
@@ -276,6 +279,18 @@ def _load_file(path: Path) -> Lexicon:
         return _compile(_decode(data, str(path)), str(path), id, path.name)
 
     return _cached(raw, build)
+
+
+def _load_kwg(path: Path, raw: bytes, id: str) -> Lexicon:
+    """A compiled graph from wolges or Macondo: already a KWG, so nothing to build or cache."""
+    try:
+        kwg = Kwg.from_bytes(raw)
+        count = sum(1 for _ in kwg.words())
+    except KwgError as exc:
+        raise LexiconError(f"«{path}» no es un archivo KWG válido: {exc}") from None
+    if not count:
+        raise LexiconError(f"el KWG «{path}» no contiene ninguna palabra")
+    return Lexicon(id, path.name, kwg, count, LoadReport(source=str(path), kept=count))
 
 
 def _missing_message(spec: object) -> str:
