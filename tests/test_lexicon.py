@@ -6,11 +6,11 @@ import gzip
 import os
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atril import lexicon as lexicon_module
-from atril.errors import LexiconError
+from atril.errors import InvalidTextError, LexiconError
 from atril.kwg import Kwg
 from atril.lexicon import Lexicon, cache_dir
 from atril.tiles import BLANK_BIT, tokenize_word
@@ -216,3 +216,27 @@ def test_compiled_kwg_file(tmp_path):
     (tmp_path / "roto.kwg").write_bytes(b"\x01\x02\x03")
     with pytest.raises(LexiconError, match="KWG"):
         Lexicon.load(tmp_path / "roto.kwg")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="aAáchlLrñÑkw ü1", max_size=8), max_size=30))
+def test_reading_a_list_is_tokenize_word_per_line(lines):
+    """The fast whole-text reading keeps exactly what tokenize_word would, line by line."""
+    expected = set()
+    for line in lines:
+        try:
+            tiles = tokenize_word(line.strip().lower())
+        except InvalidTextError:
+            continue
+        if 2 <= len(tiles) <= 15:
+            expected.add(tiles)
+    if not expected:
+        with pytest.raises(LexiconError):
+            Lexicon.from_words(lines)
+        return
+    lex = Lexicon.from_words(lines)
+    assert set(lex.words()) == expected
+    report = lex.report
+    assert report.kept == len(expected)
+    assert report.kept + report.duplicates + sum(report.skipped.values()) == sum(
+        1 for line in lines if line.strip())
