@@ -103,19 +103,19 @@ class Lexicon:
         bundled = BUNDLED.get(str(spec).upper()) if isinstance(spec, str) else None
         with _LOCK:
             if bundled is not None:
-                key: object = str(spec).upper()
+                key = str(spec).upper()
                 if key not in _LOADED:
-                    _LOADED[key] = _load_bundled(str(key), *bundled)
-                return _LOADED[key]
+                    _LOADED[key] = (None, _load_bundled(key, *bundled))
+                return _LOADED[key][1]
             path = Path(spec)
             try:
                 stat = path.stat()
             except OSError:
                 raise LexiconError(_missing_message(spec)) from None
-            key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-            if key not in _LOADED:
-                _LOADED[key] = _load_file(path)
-            return _LOADED[key]
+            key, stamp = str(path.resolve()), (stat.st_mtime_ns, stat.st_size)
+            if key not in _LOADED or _LOADED[key][0] != stamp:  # new, or the file changed
+                _LOADED[key] = (stamp, _load_file(path))
+            return _LOADED[key][1]
 
     @classmethod
     def from_words(cls, words: Iterable[str], id: str = "PROPIA", name: str | None = None
@@ -163,7 +163,8 @@ class Lexicon:
 
 
 _LOCK = threading.RLock()
-_LOADED: dict[object, Lexicon] = {}
+#: loaded lexicons by bundled id or resolved path, with the file's (mtime, size) when read.
+_LOADED: dict[str, tuple[tuple[int, int] | None, Lexicon]] = {}
 
 
 # --- reading word lists ---------------------------------------------------------------------
