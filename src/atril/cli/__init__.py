@@ -47,3 +47,4 @@ __all__ = ["main", "fail", "echo_json"]
 from . import core  # noqa: E402,F401
 from . import engine  # noqa: E402,F401
 from . import words  # noqa: E402,F401
+from . import web  # noqa: E402,F401

@@ -1,0 +1,52 @@
+"""After the game: for every turn, the best plays next to the one made, and missed scrabbles.
+
+Plays are ranked by score (no leave table ships yet, so equity is the score). Only finished
+games are analysed: during a game this would tell a player which words are valid (art. 43).
+"""
+
+from __future__ import annotations
+
+from .. import movegen
+from .. import tiles as T
+from ..board import Board
+from ..game import PLAY, Game
+from ..lexicon import Lexicon
+from ..move import THROUGH
+
+TOP = 3
+
+
+def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
+    """One entry per turn: who, rack, the play made and its points, the top plays, and the
+    scrabbles the rack allowed if the play made was not one."""
+    board = Board()
+    out = []
+    for n, turn in enumerate(game.history):
+        found = movegen.generate(board, turn.rack, lexicon)
+        best = [{"move": _text(c), "score": c.score} for c in found[:TOP]]
+        scrabbles = []
+        made_bingo = turn.kind == PLAY and len(_new(turn)) == T.RACK_SIZE
+        if not made_bingo:
+            for cand in found:
+                if cand.score < 50:
+                    break
+                if cand.bingo:
+                    scrabbles.append({"move": _text(cand), "score": cand.score})
+                    if len(scrabbles) == TOP:
+                        break
+        out.append({"n": n + 1, "player": turn.player, "rack": T.to_human(turn.rack),
+                    "played": turn.notation(), "kind": turn.kind, "score": turn.points,
+                    "best": best, "missed_scrabbles": scrabbles})
+        if turn.kind == PLAY:
+            for sq, t in _new(turn):
+                board[sq] = t
+    return out
+
+
+def _new(turn) -> list[tuple[int, int]]:
+    return [(sq, t) for sq, t in zip(turn.move.squares(), turn.move.tiles) if t != THROUGH]
+
+
+def _text(cand: movegen.Candidate) -> str:
+    """``H8 CA(S)A`` without the trailing score ``str(Candidate)`` adds."""
+    return str(cand).rsplit(" ", 1)[0]

@@ -1,0 +1,388 @@
+"""Games on the server: creating them, seat tokens, and every action, checked and stored.
+
+A stored document is ``{"meta": {...}, "game": Game.to_dict()}``. ``meta`` holds the mode
+(``computer``, ``remote``, ``local``), the SHA-256 of each seat's secret token, the computer's
+seat and level, and the clock settings of a game whose clock waits for the invited player.
+Each action runs inside ``Store.update``: read, check, apply, write, in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from .. import tiles as T
+from ..board import NUM_SQUARES, SIZE, parse_square
+from ..clock import MODES, TURN_TIMER_SECONDS, Clock
+from ..errors import AtrilError, IllegalMoveError, InvalidTextError
+from ..game import SINGLE, VOID, Game
+from ..move import THROUGH, Move
+from ..ruleset import Ruleset
+from . import computer
+from .lexicons import Lexicons
+from .store import Conflict, NotFound, Store
+
+COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
+BOTH = "both"  # the seat of a token that plays both sides on one device
+ACTIONS = ("play", "exchange", "pass", "accept", "challenge")
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, Spanish message, and the article when a rule says no."""
+
+    def __init__(self, status: int, message: str, article: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.article = status, message, article
+
+
+@dataclass
+class Changed:
+    """What an action left: the new version, the stored document and the game."""
+
+    version: int
+    doc: dict
+    game: Game
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Games:
+    """The game service of one server process (games cached by version, so an action does not
+    replay the whole game from its record)."""
+
+    def __init__(self, store: Store, lexicons: Lexicons):
+        self.store = store
+        self.lexicons = lexicons
+        self._cache: dict[str, tuple[int, Game]] = {}
+        self._cache_lock = threading.Lock()
+
+    # -- creating -------------------------------------------------------------------------------
+    def create(self, options: dict) -> tuple[str, dict[str, str]]:
+        """A new game from the lobby's options; returns its id and the seats' tokens
+        (``{"0": token, "1": token}``, or ``{"both": token}`` on one device)."""
+        if not isinstance(options, dict):
+            raise ApiError(400, "se esperaba un objeto JSON con las opciones de la partida")
+        mode = options.get("mode", COMPUTER)
+        if mode not in (COMPUTER, REMOTE, LOCAL):
+            raise ApiError(400, f"modo de partida desconocido «{mode}»: computer, remote o local")
+        level = options.get("level", computer.DEFAULT_LEVEL)
+        if mode == COMPUTER and level not in computer.LEVELS:
+            raise ApiError(400, f"nivel desconocido «{level}»")
+        challenge = options.get("challenge", SINGLE)
+        if challenge not in (SINGLE, VOID):
+            raise ApiError(400, "impugnación: «single» (FISE) o «void»")
+        try:
+            ruleset = Ruleset.get(options.get("ruleset"))
+            lexicon = self.lexicons.get(str(options.get("lexicon") or ruleset.lexicon))
+        except AtrilError as exc:
+            raise ApiError(400, str(exc)) from None
+        clock = _clock_settings(options)
+        names = _names(options, mode)
+        seed = options.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise ApiError(400, "la semilla debe ser un número entero")
+        game = Game(names, ruleset=ruleset, seed=seed, first=None, challenge=challenge,
+                    lexicon=lexicon, can_play=computer.can_play(lexicon),
+                    clock=Clock(**clock) if clock and mode != REMOTE else None)
+        if mode == LOCAL:
+            tokens = {BOTH: secrets.token_urlsafe(18)}
+        else:
+            tokens = {"0": secrets.token_urlsafe(18), "1": secrets.token_urlsafe(18)}
+        meta: dict[str, Any] = {
+            "mode": mode, "tokens": {seat: _hash(tok) for seat, tok in tokens.items()},
+            "computer": {"seat": 1, "level": level} if mode == COMPUTER else None,
+            "clock_waiting": clock if mode == REMOTE else None,
+        }
+        if mode == COMPUTER:
+            tokens.pop("1")
+        game_id = uuid.uuid4().hex[:12]
+        self.store.create(game_id, {"meta": meta, "game": game.to_dict()})
+        return game_id, tokens
+
+    # -- reading --------------------------------------------------------------------------------
+    def game(self, game_id: str, version: int, doc: dict) -> Game:
+        """The game of a stored document, from the cache when it holds this version."""
+        with self._cache_lock:
+            hit = self._cache.get(game_id)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        data = doc["game"]
+        lexicon = self.lexicons.get(data["lexicon"])
+        game = Game.from_dict(data, lexicon=lexicon, can_play=computer.can_play(lexicon))
+        with self._cache_lock:
+            self._cache[game_id] = (version, game)
+        return game
+
+    def _take(self, game_id: str, version: int, doc: dict) -> Game:
+        """The game to change: out of the cache until the change is stored."""
+        game = self.game(game_id, version, doc)
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+        return game
+
+    def _keep(self, game_id: str, changed: Changed) -> Changed:
+        with self._cache_lock:
+            self._cache[game_id] = (changed.version, changed.game)
+        return changed
+
+    @staticmethod
+    def seat(doc: dict, token: object) -> int | str:
+        """The seat a token speaks for (0, 1 or ``BOTH``); 403 for any other token."""
+        if isinstance(token, str) and token:
+            digest = _hash(token)
+            for seat, stored in doc["meta"]["tokens"].items():
+                if hmac.compare_digest(digest, stored):
+                    return seat if seat == BOTH else int(seat)
+        raise ApiError(403, "enlace no válido: esta clave no corresponde a ningún asiento "
+                            "de la partida")
+
+    # -- acting ---------------------------------------------------------------------------------
+    def act(self, game_id: str, body: object) -> Changed:
+        """Check and make one player action; the request body is the client's JSON."""
+        if not isinstance(body, dict):
+            raise ApiError(400, "se esperaba un objeto JSON")
+        action = body.get("action")
+        if action not in ACTIONS:
+            raise ApiError(400, f"acción desconocida «{action}»: {', '.join(ACTIONS)}")
+        expected = body.get("version")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            raise ApiError(400, "«version» debe ser un número entero")
+
+        def change(doc: dict, version: int) -> Game:
+            seat = self.seat(doc, body.get("t"))
+            if doc["meta"].get("clock_waiting"):
+                raise ApiError(409, "la partida empieza cuando el rival abra su enlace")
+            game = self.game(game_id, version, doc)
+            _check_turn(game, doc, seat)
+            move = _parse_action(game, action, body)  # before touching the game
+            game = self._take(game_id, version, doc)
+            _apply(game, action, move)
+            doc["game"] = game.to_dict()
+            return game
+
+        return self._update(game_id, expected, change)
+
+    def join(self, game_id: str, seat: int | str) -> Changed | None:
+        """The invited player opened their link: start the clocks that waited for them."""
+        def change(doc: dict, version: int) -> Game | None:
+            waiting = doc["meta"].get("clock_waiting")
+            if not waiting:
+                return None
+            game = self._take(game_id, version, doc)
+            game.clock = Clock(**waiting)
+            game.clock.start(game.player_to_move)
+            doc["meta"]["clock_waiting"] = None
+            doc["game"] = game.to_dict()
+            return game
+
+        if seat != 1:
+            return None
+        return self._update(game_id, None, change, optional=True)
+
+    def computer_turn(self, game_id: str) -> Changed | None:
+        """If the computer is to act, decide on a pending play and move; None otherwise."""
+        def change(doc: dict, version: int) -> Game | None:
+            bot = doc["meta"]["computer"]
+            game = self.game(game_id, version, doc)
+            if bot is None or game.is_over() or game.player_to_move != bot["seat"]:
+                return None
+            game = self._take(game_id, version, doc)
+            lexicon = self.lexicons.get(doc["game"]["lexicon"])
+            if game.pending is not None:
+                if computer.pending_is_valid(game, lexicon):
+                    game.accept()
+                else:
+                    game.challenge()
+            if not game.is_over() and game.player_to_move == bot["seat"]:
+                _, level = computer.LEVELS[bot["level"]]
+                game.play(level(game, lexicon))
+            doc["game"] = game.to_dict()
+            return game
+
+        return self._update(game_id, None, change, optional=True)
+
+    def _update(self, game_id: str, expected: int | None, change, optional: bool = False):
+        result: dict[str, Game | None] = {}
+
+        def run(doc: dict, version: int) -> None:
+            game = change(doc, version)
+            if game is None and optional:
+                raise _Nothing
+            result["game"] = game
+
+        try:
+            version, doc, _ = self.store.update(game_id, expected, run)
+        except _Nothing:
+            return None
+        except NotFound:
+            raise ApiError(404, "no existe esa partida") from None
+        except Conflict as exc:
+            raise ApiError(409, f"la partida ha cambiado (versión {exc.args[0]}): "
+                                "recarga y vuelve a intentarlo") from None
+        except (ApiError, AtrilError):
+            with self._cache_lock:
+                self._cache.pop(game_id, None)
+            raise
+        game = result["game"]
+        assert game is not None
+        return self._keep(game_id, Changed(version, doc, game))
+
+
+class _Nothing(Exception):
+    """Nothing to change: roll back quietly."""
+
+
+# -- request checks ----------------------------------------------------------------------------
+def _check_turn(game: Game, doc: dict, seat: int | str) -> None:
+    if game.is_over():
+        result = game.result
+        raise ApiError(409, f"la partida ha terminado: {result.text}", result.article)
+    bot = doc["meta"]["computer"]
+    to_move = game.player_to_move
+    if seat != BOTH and seat != to_move or (bot is not None and bot["seat"] == to_move):
+        raise ApiError(409, f"no es tu turno: le toca a {game.players[to_move]}", "8")
+
+
+def _parse_action(game: Game, action: str, body: dict) -> Move | None:
+    if action in ("accept", "challenge"):
+        if game.pending is None:
+            raise ApiError(409, "no hay ninguna jugada pendiente de aceptar o impugnar", "38")
+        return None
+    if action == "pass":
+        return Move.pass_()
+    try:
+        if action == "exchange":
+            tiles = body.get("tiles")
+            if isinstance(tiles, str):
+                return Move.parse("cambio " + tiles)
+            if not isinstance(tiles, list) or not tiles:
+                raise ApiError(400, "indica las fichas que cambias: «tiles»: [\"A\", \"CH\", \"?\"]",
+                               "25")
+            return Move.exchange(tuple(_rack_tile(t) for t in tiles))
+        text = body.get("move")
+        if isinstance(text, str):
+            move = Move.parse(text)
+            if not move.is_play:
+                raise ApiError(400, "para cambiar o pasar usa las acciones «exchange» y «pass»")
+            return move
+        return placement_move(game, body.get("placed"))
+    except InvalidTextError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def _apply(game: Game, action: str, move: Move | None) -> None:
+    try:
+        if action == "accept":
+            game.accept()
+        elif action == "challenge":
+            game.challenge()
+        else:
+            assert move is not None
+            game.play(move)
+    except IllegalMoveError as exc:
+        raise ApiError(422, str(exc), exc.article) from None
+    except AtrilError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def _rack_tile(name: object) -> int:
+    """A rack tile named as the page shows it: ``A``, ``CH``, ``Ñ``, ``?`` for a blank."""
+    if not isinstance(name, str):
+        raise ApiError(400, "cada ficha se escribe como texto: \"A\", \"CH\", \"?\"")
+    if name == "?":
+        return T.BLANK
+    return T.code(name.strip("[]"))
+
+
+def _board_tile(name: object) -> int:
+    """A placed tile: ``A``, ``CH``; lower case (``ch``) is a blank standing for that tile."""
+    if not isinstance(name, str) or not name.strip("[]") or name == "?":
+        raise ApiError(400, "ficha no válida: un comodín debe decir qué letra es (art. 10.2)",
+                       "10.2")
+    inner = name.strip("[]")
+    tile = T.code(inner)
+    return tile | T.BLANK_BIT if inner != inner.upper() else tile
+
+
+def placement_move(game: Game, placed: object) -> Move:
+    """The play made by tiles put on squares: ``[[square, tile], ...]`` with squares as
+    indices (0–224) or Spanish names (``H8``). Gaps must be filled by board tiles (art. 8)."""
+    if not isinstance(placed, list) or not placed:
+        raise ApiError(400, "falta la jugada: «placed»: [[\"H8\", \"C\"], …] o «move»: \"H8 CASA\"")
+    tiles: dict[int, int] = {}
+    for item in placed:
+        if not isinstance(item, list) or len(item) != 2:
+            raise ApiError(400, "cada ficha colocada es [casilla, ficha]")
+        sq, name = item
+        if isinstance(sq, str):
+            sq = parse_square(sq)
+        if not isinstance(sq, int) or isinstance(sq, bool) or not 0 <= sq < NUM_SQUARES:
+            raise ApiError(400, f"casilla fuera del tablero: {sq!r}")
+        if sq in tiles:
+            raise ApiError(422, "dos fichas en la misma casilla", "8")
+        tiles[sq] = _board_tile(name)
+    board = game.board
+    for sq in tiles:
+        if board[sq]:
+            raise ApiError(422, "esa casilla ya está ocupada", "8")
+    rows = {sq // SIZE for sq in tiles}
+    cols = {sq % SIZE for sq in tiles}
+    if len(rows) > 1 and len(cols) > 1:
+        raise ApiError(422, "las fichas de una jugada van en una sola fila o columna", "8")
+    across = len(rows) == 1 and (len(tiles) > 1 or _has_side(board, min(tiles), 1))
+    step = 1 if across else SIZE
+    first, last = min(tiles), max(tiles)
+    while (first % SIZE if across else first // SIZE) > 0 and board[first - step]:
+        first -= step
+    while (last % SIZE if across else last // SIZE) < SIZE - 1 and board[last + step]:
+        last += step
+    word = []
+    for sq in range(first, last + 1, step):
+        if sq in tiles:
+            word.append(tiles[sq])
+        elif board[sq]:
+            word.append(THROUGH)
+        else:
+            raise ApiError(422, "las fichas deben formar una sola palabra, sin huecos", "8")
+    return Move.play(first // SIZE, first % SIZE, across, tuple(word))
+
+
+def _has_side(board, sq: int, step: int) -> bool:
+    col = sq % SIZE
+    return bool((col > 0 and board[sq - step]) or (col < SIZE - 1 and board[sq + step]))
+
+
+def _names(options: dict, mode: str) -> list[str]:
+    names = options.get("names") or []
+    if not isinstance(names, list) or len(names) > 2 or not all(isinstance(n, str) for n in names):
+        raise ApiError(400, "«names» es una lista de hasta dos nombres")
+    default = ["Jugador 1", "Ordenador" if mode == COMPUTER else "Jugador 2"]
+    out = [(n.strip()[:30] or d) for n, d in zip(names + [""] * 2, default)]
+    if mode == COMPUTER:
+        out[1] = "Ordenador"
+    if out[0] == out[1]:
+        out[1] += " (2)"
+    return out
+
+
+def _clock_settings(options: dict) -> dict | None:
+    """``Clock`` arguments from the lobby: minutes (0 = none), mode, the 2-minute timer."""
+    minutes = options.get("minutes", 0)
+    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) \
+            or not 0 <= minutes <= 180:
+        raise ApiError(400, "los minutos del reloj van de 0 a 180", "34")
+    mode = options.get("clock_mode", MODES[0])
+    if mode not in MODES:
+        raise ApiError(400, f"tiempo «{mode}» desconocido: «corrido» o «no corrido»", "34")
+    timer = bool(options.get("timer", False))
+    if not minutes and not timer:
+        return None
+    return {"minutes": minutes or None, "mode": mode,
+            "turn_seconds": TURN_TIMER_SECONDS if timer else None}

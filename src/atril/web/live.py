@@ -1,0 +1,85 @@
+"""Live updates: the WebSocket clients of each game, and PostgreSQL LISTEN for other processes.
+
+After a change this process calls ``Hub.publish`` itself; with PostgreSQL a listener task also
+publishes the changes other server processes announce with NOTIFY. Each client gets the view of
+its own seat, so no rack it may not see ever leaves the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+
+from .store import CHANNEL, NotFound, Store
+
+log = logging.getLogger("atril.web")
+
+#: builds what one seat sees from a stored document: ``view(doc, version, seat)``.
+ViewFn = Callable[[dict, int, "int | None"], dict]
+
+
+class Hub:
+    """Connected WebSockets per game, each with the seat it speaks for (None = spectator)."""
+
+    def __init__(self, store: Store, view: ViewFn):
+        self.store = store
+        self.view = view
+        self.clients: dict[str, dict[WebSocket, int | None]] = defaultdict(dict)
+        self.sent: dict[str, int] = {}  # the last version broadcast per game
+
+    def join(self, game_id: str, ws: WebSocket, seat: int | None) -> None:
+        self.clients[game_id][ws] = seat
+
+    def leave(self, game_id: str, ws: WebSocket) -> None:
+        clients = self.clients.get(game_id)
+        if clients is not None:
+            clients.pop(ws, None)
+            if not clients:
+                del self.clients[game_id]
+                self.sent.pop(game_id, None)
+
+    async def publish(self, game_id: str, version: int, doc: dict | None = None) -> None:
+        """Send every client of the game its view of ``version`` (once per version)."""
+        clients = self.clients.get(game_id)
+        if not clients or self.sent.get(game_id, 0) >= version:
+            return
+        if doc is None:
+            try:
+                version, doc = await run_in_threadpool(self.store.load, game_id)
+            except NotFound:
+                return
+            if self.sent.get(game_id, 0) >= version:
+                return
+        self.sent[game_id] = version
+        await asyncio.gather(*(self._send(game_id, ws, self.view(doc, version, seat))
+                               for ws, seat in list(clients.items())))
+
+    async def _send(self, game_id: str, ws: WebSocket, message: dict) -> None:
+        try:
+            await ws.send_json({"type": "state", "state": message})
+        except Exception:  # a client that went away: forget it
+            self.leave(game_id, ws)
+
+    async def listen(self) -> None:
+        """Forward NOTIFY messages from other processes until cancelled (PostgreSQL only)."""
+        import psycopg
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.store.url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    async for note in conn.notifies():
+                        game_id, _, version = note.payload.rpartition(":")
+                        await self.publish(game_id, int(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # database restarted: listen again shortly
+                log.warning("LISTEN interrumpido (%s); reintentando", exc)
+                await asyncio.sleep(1)
+

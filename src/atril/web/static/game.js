@@ -1,0 +1,490 @@
+// The game page: draws the server's view of this seat, lets the player place tiles (drag, click,
+// or typing), and sends actions. The server checks everything; this page only proposes.
+"use strict";
+
+const ROWS = "ABCDEFGHIJKLMNO";
+const LETTERS = ["A", "B", "C", "CH", "D", "E", "F", "G", "H", "I", "J", "L", "LL", "M", "N", "Ñ",
+  "O", "P", "Q", "R", "RR", "S", "T", "U", "V", "X", "Y", "Z"];
+const GAME_ID = location.pathname.split("/").pop();
+const TOKEN = new URLSearchParams(location.search).get("t") || "";
+const $ = (id) => document.getElementById(id);
+
+let state = null;          // the server's view
+let received = 0;          // performance.now() when it arrived (clocks count from there)
+let order = [];            // rack indices in the order shown (shuffle is local)
+let placed = new Map();    // square → {index, letter}: tiles put on the board, not yet played
+let selected = null;       // rack index chosen by a click
+let cursor = null;         // {sq, across} for typing
+let typed = [];            // squares filled by typing, for Backspace
+let seenVerdict = null;
+let busy = false;
+
+// -- talking to the server -------------------------------------------------------------------
+async function send(action, extra = {}) {
+  if (busy) return;
+  busy = true;
+  try {
+    const response = await fetch(`/api/partidas/${GAME_ID}/accion`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ t: TOKEN, version: state.version, action, ...extra }) });
+    const data = await response.json();
+    if (!response.ok) {
+      toast(data.error + (data.article && !data.error.includes("art.") ? ` (art. ${data.article})` : ""));
+      if (response.status === 409) await refresh();
+      return false;
+    }
+    setState(data);
+    return true;
+  } catch (err) {
+    toast(t("offline"));
+    return false;
+  } finally {
+    busy = false;
+  }
+}
+
+async function refresh() {
+  const response = await fetch(`/api/partidas/${GAME_ID}?t=${encodeURIComponent(TOKEN)}`);
+  const data = await response.json();
+  if (!response.ok) { $("status").textContent = data.error; return; }
+  setState(data);
+}
+
+function connect(delay = 500) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/partidas/${GAME_ID}?t=${encodeURIComponent(TOKEN)}`);
+  let ping = null;
+  ws.onopen = () => { delay = 500; ping = setInterval(() => ws.send("ping"), 25000); };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") setState(message.state);
+  };
+  ws.onclose = (event) => {
+    clearInterval(ping);
+    if (event.code >= 4400 && event.code < 4500) { $("status").textContent = event.reason; return; }
+    $("status").textContent = t("reconnecting");
+    setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
+  };
+}
+
+function setState(next) {
+  if (state && next.version < state.version) return;
+  const rackChanged = !state || state.rack.join() !== next.rack.join() || state.me !== next.me;
+  const boardChanged = !state || state.version !== next.version;
+  state = next;
+  received = performance.now();
+  if (rackChanged) { order = next.rack.map((_, i) => i); clearPlacement(); }
+  else if (boardChanged) { for (const sq of [...placed.keys()]) if (state.board[sq]) placed.delete(sq); }
+  render();
+}
+
+// -- drawing ------------------------------------------------------------------------------
+function tileEl(letter, { blank = false, value = null } = {}) {
+  const el = document.createElement("div");
+  const shown = letter === "?" ? "" : letter.toUpperCase();
+  el.className = "tile" + (shown.length === 2 ? " digraph" : "") + (blank || letter === "?" ? " blank" : "");
+  const v = value ?? (blank || letter === "?" ? 0 : state.values[shown]);
+  el.innerHTML = `<span class="l">${shown}</span><span class="v">${v}</span>`;
+  el.dataset.letter = letter;
+  return el;
+}
+
+function buildBoard() {
+  const board = $("board");
+  for (let sq = 0; sq < 225; sq++) {
+    const cell = document.createElement("div");
+    cell.className = "sq";
+    cell.dataset.sq = sq;
+    cell.title = ROWS[Math.floor(sq / 15)] + (sq % 15 + 1);
+    board.appendChild(cell);
+    cell.addEventListener("click", () => squareClicked(sq));
+  }
+  for (let c = 1; c <= 15; c++) $("coords-top").insertAdjacentHTML("beforeend", `<span>${c}</span>`);
+  for (const r of ROWS) $("coords-side").insertAdjacentHTML("beforeend", `<span>${r}</span>`);
+}
+
+function render() {
+  renderPlayers();
+  renderBoard();
+  renderRack();
+  renderStatus();
+  renderSide();
+  const can = state.can;
+  $("play").disabled = !can.play || placed.size === 0;
+  $("pass").disabled = !can.play;
+  $("exchange").disabled = !can.exchange;
+  $("recall").disabled = placed.size === 0;
+}
+
+function renderPlayers() {
+  const box = $("players");
+  box.innerHTML = "";
+  state.players.forEach((p, i) => {
+    const el = document.createElement("div");
+    el.className = "player" + (i === state.to_move && !state.over ? " to-move" : "");
+    const who = p.computer ? ` (${t("computer")})` : (i === state.me && state.mode !== "local" ? ` (${t("you")})` : "");
+    el.innerHTML = `<span class="name"></span><span class="clock" id="clock-${i}"></span><span class="score">${p.score}</span>`;
+    el.querySelector(".name").textContent = p.name + who;
+    box.appendChild(el);
+  });
+  tick();
+}
+
+function renderBoard() {
+  const last = new Set(state.last ? state.last.squares : []);
+  document.querySelectorAll("#board .sq").forEach((cell) => {
+    const sq = Number(cell.dataset.sq);
+    const premium = state.premiums[sq];
+    cell.className = "sq" + (premium ? " " + premium.toLowerCase().replace(/(\d)(\w)/, "$2$1") : "") + (sq === 112 ? " star" : "");
+    cell.textContent = "";
+    cell.removeAttribute("data-arrow");
+    const onBoard = state.board[sq];
+    const mine = placed.get(sq);
+    if (onBoard) {
+      const el = tileEl(onBoard, { blank: onBoard !== onBoard.toUpperCase() });
+      if (last.has(sq)) el.classList.add("last");
+      cell.appendChild(el);
+    } else if (mine) {
+      const el = tileEl(mine.letter, { blank: mine.blank });
+      el.classList.add("new");
+      cell.appendChild(el);
+    } else if (premium && sq !== 112) {
+      cell.textContent = LANG === "es" ? premium.replace("W", "P") : premium;
+    }
+    if (cursor && cursor.sq === sq) { cell.classList.add("cursor"); cell.dataset.arrow = cursor.across ? "→" : "↓"; }
+  });
+}
+
+function renderRack() {
+  const rack = $("rack");
+  rack.innerHTML = "";
+  const used = new Set([...placed.values()].map((p) => p.index));
+  for (const i of order) {
+    const el = tileEl(state.rack[i]);
+    el.dataset.index = i;
+    if (used.has(i)) el.classList.add("used");
+    if (selected === i) el.classList.add("selected");
+    el.addEventListener("pointerdown", (event) => startDrag(event, i));
+    rack.appendChild(el);
+  }
+}
+
+function renderStatus() {
+  const status = $("status");
+  const pending = state.pending;
+  $("pending").classList.add("hidden");
+  if (state.over) {
+    status.textContent = t("game_over");
+  } else if (state.waiting_for_rival) {
+    status.textContent = t("waiting_rival").replace("…", "") ;
+  } else if (state.thinking) {
+    status.textContent = t("thinking");
+  } else if (pending && pending.mine && state.mode !== "local") {
+    status.textContent = t("waiting_rival");
+  } else if (pending && state.can.accept) {
+    status.textContent = "";
+    $("pending-text").textContent = `${state.players[pending.player].name}: ${pending.move} (${pending.score}). ${t("rival_played")}`;
+    $("pending").classList.remove("hidden");
+  } else if (state.can.play) {
+    status.textContent = state.mode === "local" ? `${t("turn_of")} ${state.players[state.to_move].name}` : t("your_turn");
+  } else {
+    status.textContent = `${t("turn_of")} ${state.players[state.to_move].name}`;
+  }
+  const verdict = state.verdict;
+  const box = $("verdict");
+  if (verdict && seenVerdict !== null && verdict.turn !== seenVerdict) {
+    box.textContent = verdict.valid ? t("verdict_ok") : t("verdict_bad");
+    box.className = "verdict " + (verdict.valid ? "ok" : "bad");
+    clearTimeout(box.timer);
+    box.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+  }
+  seenVerdict = verdict ? verdict.turn : -1;
+}
+
+function renderSide() {
+  $("bag-count").textContent = state.bag;
+  $("unseen").innerHTML = Object.entries(state.unseen).map(([l, n]) => `<span>${l === "?" ? "?" : l}×${n}</span>`).join("");
+  const sheet = $("sheet");
+  const names = state.players.map((p) => p.name);
+  sheet.innerHTML = `<tr><th>#</th><th>${t("move")}</th><th class="num">${t("points")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
+  for (const row of state.sheet) {
+    const tr = document.createElement("tr");
+    tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num">${row.points}</td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
+    tr.children[1].textContent = `${row.name}: ${row.text}`;
+    sheet.appendChild(tr);
+  }
+  const wrap = sheet.parentElement;
+  wrap.scrollTop = wrap.scrollHeight;
+  const invite = localStorage.getItem(`atril-invite-${GAME_ID}`);
+  $("invite-card").classList.toggle("hidden", !(invite && state.waiting_for_rival));
+  if (invite) { $("invite-link").href = invite; $("invite-link").textContent = invite; }
+  const over = state.over;
+  $("over").classList.toggle("hidden", !over);
+  if (over) {
+    const winner = over.winner === null ? t("draw") : `${t("wins")} ${over.winner_name}`;
+    const adjustments = over.adjustments.map((a) => `${over.players[a.player]}: ${a.points > 0 ? "+" : ""}${a.points} (${a.kind}${a.tiles ? " " + a.tiles : ""})`);
+    $("over-text").innerHTML = `<p><b>${t("result")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
+      + `<p><b>${t("reason")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
+      + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "");
+    $("gcg").href = `/api/partidas/${GAME_ID}/gcg?t=${encodeURIComponent(TOKEN)}`;
+  }
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+// -- clocks: the server's reading, counted down locally from when it arrived ----------------
+function mmss(seconds) {
+  const neg = seconds < 0;
+  const s = Math.floor(Math.abs(seconds));
+  return (neg ? "-" : "") + String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+}
+
+function tick() {
+  if (!state || !state.clock) return;
+  const clock = state.clock;
+  const elapsed = (performance.now() - received) / 1000;
+  for (const p of [0, 1]) {
+    const el = $(`clock-${p}`);
+    if (!el) continue;
+    const running = clock.running === p && !state.over;
+    let text;
+    if (clock.remaining) {
+      const left = clock.remaining[p] - (running ? elapsed : 0);
+      text = mmss(left);
+      el.classList.toggle("over", left < 0);
+    } else {
+      text = "";
+    }
+    if (running && clock.turn_left !== null) text += ` ⏱${mmss(Math.max(0, clock.turn_left - elapsed))}`;
+    el.textContent = text;
+    el.classList.toggle("running", running);
+  }
+}
+
+// -- placing tiles -------------------------------------------------------------------------
+function clearPlacement() { placed = new Map(); selected = null; typed = []; }
+
+function placeTile(index, sq, asLetter = null) {
+  if (!state.can.play || state.board[sq] || placed.has(sq)) return false;
+  for (const [s, p] of placed) if (p.index === index) placed.delete(s);
+  const letter = state.rack[index];
+  if (letter === "?") {
+    if (asLetter) { placed.set(sq, { index, letter: asLetter.toLowerCase(), blank: true }); return true; }
+    askBlank((chosen) => { placed.set(sq, { index, letter: chosen.toLowerCase(), blank: true }); selected = null; render(); });
+    return false;
+  }
+  placed.set(sq, { index, letter, blank: false });
+  return true;
+}
+
+function squareClicked(sq) {
+  if (!state.can.play) return;
+  if (selected !== null) {
+    placeTile(selected, sq);
+    selected = null;
+  } else if (placed.has(sq)) {
+    placed.delete(sq);
+    typed = typed.filter((s) => s !== sq);
+  } else if (!state.board[sq]) {
+    cursor = cursor && cursor.sq === sq ? { sq, across: !cursor.across } : { sq, across: true };
+    typed = [];
+  }
+  render();
+}
+
+function freeIndex(letter) {
+  const used = new Set([...placed.values()].map((p) => p.index));
+  return order.find((i) => !used.has(i) && state.rack[i] === letter);
+}
+
+function advance(sq, across) {
+  let next = sq;
+  do {
+    const row = Math.floor(next / 15), col = next % 15;
+    if (across ? col === 14 : row === 14) return null;
+    next += across ? 1 : 15;
+  } while (state.board[next] || placed.has(next));
+  return next;
+}
+
+function typeLetter(key) {
+  if (!cursor || !state.can.play) return;
+  let letter = key.toUpperCase();
+  if (!LETTERS.includes(letter)) return;
+  // ch, ll, rr typed one after the other are the digraph tile (art. 11)
+  const prev = typed.length ? placed.get(typed[typed.length - 1]) : null;
+  const pair = prev ? prev.letter.toUpperCase() + letter : "";
+  if (["CH", "LL", "RR"].includes(pair) && (freeIndex(pair) !== undefined || (prev.blank))) {
+    const sq = typed[typed.length - 1];
+    placed.delete(sq);
+    const index = prev.blank ? prev.index : freeIndex(pair);
+    placed.set(sq, { index, letter: prev.blank ? pair.toLowerCase() : pair, blank: prev.blank });
+    render();
+    return;
+  }
+  let index = freeIndex(letter);
+  let asBlank = null;
+  if (index === undefined) { index = freeIndex("?"); asBlank = letter; }
+  if (index === undefined || state.board[cursor.sq] || placed.has(cursor.sq)) return;
+  placeTile(index, cursor.sq, asBlank);
+  typed.push(cursor.sq);
+  const next = advance(cursor.sq, cursor.across);
+  cursor = next === null ? null : { sq: next, across: cursor.across };
+  render();
+}
+
+function backspace() {
+  const sq = typed.pop();
+  if (sq === undefined) return;
+  placed.delete(sq);
+  cursor = { sq, across: cursor ? cursor.across : true };
+  render();
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!state || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Enter") { event.preventDefault(); playPlaced(); }
+  else if (event.key === "Escape") { recall(); }
+  else if (event.key === "Backspace") { event.preventDefault(); backspace(); }
+  else if (/^[a-zñA-ZÑ]$/.test(event.key)) { typeLetter(event.key); }
+});
+
+// -- drag and drop (pointer events: mouse, touch and pen alike) -----------------------------
+function startDrag(event, index) {
+  if (event.button > 0) return;
+  const from = { x: event.clientX, y: event.clientY };
+  const tile = event.currentTarget;
+  let ghost = null;
+  let target = null;
+  tile.setPointerCapture(event.pointerId);
+  const move = (e) => {
+    if (!ghost && Math.hypot(e.clientX - from.x, e.clientY - from.y) < 6) return;
+    if (!ghost) { ghost = tile.cloneNode(true); ghost.classList.add("drag-ghost"); document.body.appendChild(ghost); }
+    ghost.style.left = `${e.clientX - 24}px`; ghost.style.top = `${e.clientY - 24}px`;
+    const under = document.elementsFromPoint(e.clientX, e.clientY).find((el) => el.classList && (el.classList.contains("sq") || el.classList.contains("tile") && el.parentElement.id === "rack"));
+    if (target) target.classList.remove("drop-target");
+    target = under && under.classList.contains("sq") ? under : (under || null);
+    if (target && target.classList.contains("sq")) target.classList.add("drop-target");
+  };
+  const up = (e) => {
+    tile.removeEventListener("pointermove", move);
+    tile.removeEventListener("pointerup", up);
+    tile.removeEventListener("pointercancel", up);
+    if (target) target.classList.remove("drop-target");
+    if (!ghost) {                       // a click: select, or unselect
+      selected = selected === index ? null : index;
+      render();
+      return;
+    }
+    ghost.remove();
+    if (target && target.classList.contains("sq")) {
+      placeTile(index, Number(target.dataset.sq));
+      selected = null;
+    } else if (target && target.dataset.index !== undefined) {   // reorder the rack
+      const to = order.indexOf(Number(target.dataset.index));
+      order.splice(order.indexOf(index), 1);
+      order.splice(to, 0, index);
+    }
+    render();
+  };
+  tile.addEventListener("pointermove", move);
+  tile.addEventListener("pointerup", up);
+  tile.addEventListener("pointercancel", up);
+}
+
+// -- dialogs -------------------------------------------------------------------------------
+function askBlank(done) {
+  const picker = $("blank-picker");
+  picker.innerHTML = "";
+  for (const letter of LETTERS) {
+    const button = document.createElement("button");
+    button.textContent = letter;
+    button.dataset.letter = letter;
+    button.addEventListener("click", () => { $("blank-dialog").close(); done(letter); });
+    picker.appendChild(button);
+  }
+  $("blank-dialog").showModal();
+}
+
+function openExchange() {
+  const picker = $("exchange-picker");
+  picker.innerHTML = "";
+  for (const i of order) {
+    const el = tileEl(state.rack[i]);
+    el.dataset.index = i;
+    el.addEventListener("click", () => el.classList.toggle("chosen"));
+    picker.appendChild(el);
+  }
+  $("exchange-dialog").showModal();
+}
+
+async function doExchange() {
+  const tiles = [...$("exchange-picker").querySelectorAll(".chosen")].map((el) => state.rack[Number(el.dataset.index)]);
+  if (!tiles.length) return;
+  $("exchange-dialog").close();
+  await send("exchange", { tiles });
+}
+
+// -- actions -------------------------------------------------------------------------------
+async function playPlaced() {
+  if (!placed.size || !state.can.play) return;
+  const tiles = [...placed.entries()].map(([sq, p]) => [sq, p.letter]);
+  if (await send("play", { placed: tiles })) { clearPlacement(); cursor = null; render(); }
+}
+
+function recall() { clearPlacement(); cursor = null; render(); }
+
+function shuffle() {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  render();
+}
+
+async function showAnalysis() {
+  const response = await fetch(`/api/partidas/${GAME_ID}/analisis?t=${encodeURIComponent(TOKEN)}`);
+  const data = await response.json();
+  const box = $("analysis");
+  if (!response.ok) { box.textContent = data.error; return; }
+  const rows = data.turns.map((turn) => {
+    const best = turn.best.map((b) => `${escapeHtml(b.move)} ${b.score}`).join("<br>") || "—";
+    const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} ${b.score}`).join("<br>");
+    return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
+      + `<td>${escapeHtml(turn.played)} ${turn.score}</td><td>${best}</td><td>${missed}</td></tr>`;
+  }).join("");
+  box.innerHTML = data.turns.length ? `<table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
+}
+
+function toast(text) {
+  const el = $("toast");
+  el.textContent = text;
+  el.classList.remove("hidden");
+  clearTimeout(el.timer);
+  el.timer = setTimeout(() => el.classList.add("hidden"), 5000);
+}
+
+function init() {
+  const lang = $("lang");
+  lang.value = LANG;
+  lang.addEventListener("change", () => { setLang(lang.value); if (state) render(); });
+  setLang(LANG);
+  buildBoard();
+  $("play").addEventListener("click", playPlaced);
+  $("recall").addEventListener("click", recall);
+  $("shuffle").addEventListener("click", shuffle);
+  $("pass").addEventListener("click", () => send("pass"));
+  $("exchange").addEventListener("click", openExchange);
+  $("exchange-do").addEventListener("click", doExchange);
+  $("exchange-cancel").addEventListener("click", () => $("exchange-dialog").close());
+  $("blank-cancel").addEventListener("click", () => $("blank-dialog").close());
+  $("accept").addEventListener("click", () => send("accept"));
+  $("challenge").addEventListener("click", () => send("challenge"));
+  $("show-analysis").addEventListener("click", showAnalysis);
+  setInterval(tick, 250);
+  refresh().then(() => connect());
+}
+
+init();

@@ -1,0 +1,83 @@
+// The lobby: options for a new game, an optional word-list upload, then the game or the invitation.
+"use strict";
+
+const form = document.getElementById("new-game");
+const errorBox = document.getElementById("lobby-error");
+
+async function api(path, options = {}) {
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error + (data.article ? ` (art. ${data.article})` : ""));
+  return data;
+}
+
+function fill(select, items) {
+  select.innerHTML = "";
+  for (const item of items) select.add(new Option(item.name, item.id));
+}
+
+function modeChanged() {
+  const mode = form.mode.value;
+  document.getElementById("level-field").classList.toggle("hidden", mode !== "computer");
+  document.getElementById("name1-field").classList.toggle("hidden", mode === "computer");
+}
+
+async function create(event) {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    let lexicon = form.lexicon.value;
+    const file = form.wordlist.files[0];
+    if (file) {
+      const uploaded = await api(`/api/lexicos?nombre=${encodeURIComponent(file.name)}`, {
+        method: "POST", body: await file.arrayBuffer() });
+      lexicon = uploaded.id;
+    }
+    const options = {
+      mode: form.mode.value, level: form.level.value, ruleset: form.ruleset.value,
+      minutes: Number(form.minutes.value) || 0, clock_mode: form.clock_mode.value,
+      timer: form.timer.checked, challenge: form.challenge.value, lexicon,
+      names: [form.name0.value, form.name1.value],
+    };
+    const game = await api("/api/partidas", { method: "POST", body: JSON.stringify(options),
+      headers: { "Content-Type": "application/json" } });
+    if (game.invite) {
+      const invite = new URL(game.invite, location.href).href;
+      localStorage.setItem(`atril-invite-${game.id}`, invite);
+      const link = document.getElementById("invite-link");
+      link.href = invite; link.textContent = invite;
+      document.getElementById("own-link").href = game.url;
+      document.getElementById("invite").classList.remove("hidden");
+      form.classList.add("hidden");
+    } else {
+      location.href = game.url;
+    }
+  } catch (err) {
+    errorBox.textContent = err.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function init() {
+  const lang = document.getElementById("lang");
+  lang.value = LANG;
+  lang.addEventListener("change", () => setLang(lang.value));
+  setLang(LANG);
+  form.addEventListener("submit", create);
+  form.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", modeChanged));
+  document.getElementById("copy").addEventListener("click", async () => {
+    await navigator.clipboard.writeText(document.getElementById("invite-link").href).catch(() => {});
+    document.getElementById("copy").textContent = t("copied");
+  });
+  modeChanged();
+  const options = await api("/api/opciones");
+  fill(form.level, options.levels);
+  fill(form.ruleset, options.rulesets);
+  form.ruleset.value = "FISE2009";
+  fill(form.lexicon, options.lexicons);
+}
+
+init().catch((err) => { errorBox.textContent = err.message; });
