@@ -140,11 +140,11 @@ def _split_brackets(text: str, where: str) -> Iterator[tuple[str, str]]:
                 raise InvalidTextError(f"«{where}»: falta «]»")
             yield "set", text[i + 1:end]
             i = end + 1
-        elif text[i] == "]":
-            raise InvalidTextError(f"«{where}»: sobra «]»")
         else:
             end = text.find("[", i)
             end = len(text) if end < 0 else end
+            if "]" in text[i:end]:
+                raise InvalidTextError(f"«{where}»: sobra «]»")
             yield "text", text[i:end]
             i = end
 
