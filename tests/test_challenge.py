@@ -1,0 +1,123 @@
+"""Challenges (art. 38–43): single challenge without penalty (FISE) and void mode."""
+
+import pytest
+
+from atril.errors import AtrilError, IllegalMoveError
+from atril.game import PLAY, VERDICTS, VOID, WITHDRAWN, Game
+from atril.lexicon import Lexicon
+
+# A real lexicon, small: the words these positions use.
+WORDS = ["casa", "casas", "peso", "pesos", "sapo", "paso", "as", "es", "os"]
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.from_words(WORDS, id="PRUEBA")
+
+
+def new_game(lexicon, **kwargs):
+    return Game(["Ana", "Luis"], seed=5, lexicon=lexicon,
+                draws=["CASAEIO", "PERROSL", "BBXD"], **kwargs)
+
+
+def test_a_valid_play_stands_and_the_challenge_costs_nothing(lexicon):  # art. 39, RULES.md §3
+    game = new_game(lexicon)
+    game.play("H8 CASA")
+    assert game.challenge() is True
+    assert VERDICTS[True] == "jugada correcta"  # art. 40
+    turn = game.history[-1]
+    assert turn.kind == PLAY and turn.challenged and turn.points == 12
+    assert game.scores == [12, 0]  # no penalty for Luis
+    assert game.player_to_move == 1  # and it is Luis's turn as usual
+
+
+def test_an_invalid_play_goes_back_and_loses_the_turn(lexicon):  # art. 39
+    game = new_game(lexicon)
+    rack = game.racks[0]
+    game.play("H8 CASO")
+    assert not game.board.is_empty()
+    assert game.challenge() is False
+    assert game.board.is_empty() and game.racks[0] == rack and game.scores == [0, 0]
+    assert game.history[-1].kind == WITHDRAWN and game.history[-1].points == 0
+    assert game.player_to_move == 1
+    assert len(game.bag) == 86  # nothing drawn
+
+
+def test_the_verdict_covers_the_whole_play(lexicon):  # art. 40
+    game = new_game(lexicon)
+    game.play("H8 CASA")
+    game.accept()
+    game.play("I10 OS")  # forms OS and AS (valid) and SO (not in the list)
+    verdict = game.challenge()
+    assert verdict is False  # a bare verdict on the whole play, never which word
+    assert game.history[-1].kind == WITHDRAWN
+    game.exchange("BB")
+    game.play("10F PE(S)O")  # one valid word
+    assert game.challenge() is True
+
+
+def test_acting_accepts_the_pending_play(lexicon):  # art. 38
+    game = new_game(lexicon)
+    game.play("H8 CASO")  # invalid, but Luis does not challenge
+    game.pass_()          # passing is acting: CASO is accepted for good
+    assert game.history[0].kind == PLAY and game.scores == [12, 0]
+    with pytest.raises(IllegalMoveError) as err:
+        game.challenge()
+    assert err.value.article == "39"
+
+
+def test_an_accepted_invalid_word_stands_and_plays_on_it_count(lexicon):  # art. 38, 39
+    game = new_game(lexicon)
+    game.play("H8 CASO")
+    game.accept()
+    game.play("11F PE(O)")  # builds on the accepted CASO
+    game.accept()
+    assert game.scores[1] > 0
+
+
+def test_challenge_needs_a_pending_play(lexicon):
+    game = new_game(lexicon)
+    with pytest.raises(IllegalMoveError):
+        game.challenge()
+    with pytest.raises(IllegalMoveError):
+        game.accept()
+
+
+def test_a_judge_may_give_the_verdict():  # art. 42: no lexicon, a tournament judge decides
+    game = Game(draws=["CASAEIO"])
+    game.play("H8 CASA")
+    with pytest.raises(AtrilError, match="veredicto"):
+        game.challenge()
+    assert game.challenge(valid=False) is False
+    assert game.history[-1].kind == WITHDRAWN
+
+
+def test_void_mode_refuses_without_naming_the_word(lexicon):  # art. 40, 43
+    game = new_game(lexicon, challenge=VOID)
+    with pytest.raises(IllegalMoveError) as err:
+        game.play("H8 CASO")
+    assert str(err.value) == "jugada no válida (art. 40)"
+    assert "CASO" not in str(err.value)
+    assert game.history == [] and game.board.is_empty() and game.player_to_move == 0
+    turn = game.play("H8 CASA")  # the player tries again
+    assert game.pending is None and game.history[0].move == turn.move  # no waiting
+    with pytest.raises(IllegalMoveError):
+        game.challenge()
+
+
+def test_void_mode_needs_a_lexicon():
+    with pytest.raises(AtrilError):
+        Game(challenge=VOID)
+
+
+def test_check_never_reveals_word_validity(lexicon):  # art. 43
+    game = new_game(lexicon, challenge=VOID)
+    assert game.is_legal("H8 CASO")  # placement only: asking says nothing about words
+    assert game.is_legal("H8 CASA")
+
+
+def test_withdrawn_play_in_the_record(lexicon):
+    game = new_game(lexicon)
+    game.play("H8 CASO")
+    game.challenge()
+    assert str(game.history[0]) == "H8 CASO I"
