@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from array import array
 
 import pytest
@@ -193,3 +194,13 @@ def test_accepts_exactly_the_words(words, probe):
     kwg = Kwg.build(words)
     assert kwg.accepts(probe) == (probe in words)
     assert kwg.follow(probe) != 0 or not any(x[:len(probe)] == probe for x in words)
+
+
+def test_native_equals_reference_on_a_larger_lexicon():
+    """Thousands of words: exercises the radix sort and hash table growth of the C builder."""
+    rng = random.Random(2009)
+    words = {tuple(rng.choice((1, 5, 6, 10, 15, 17, 20, 22, 4, 13, 21))
+                   for _ in range(rng.randint(2, 15))) for _ in range(4000)}
+    native = Kwg.build(words)
+    assert native.nodes == Kwg.build_reference(words).nodes
+    assert list(native.words()) == sorted(words)
