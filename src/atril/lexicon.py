@@ -170,34 +170,45 @@ _LOADED: dict[str, tuple[tuple[int, int] | None, Lexicon]] = {}
 # --- reading word lists ---------------------------------------------------------------------
 
 _SIMPLE = re.compile(r"[a-jl-vx-zñ]+")  # lower case, no accents, no K/W: the common line
-# Tiles are first written as the characters chr(0x40 + code), so that "\n" stays a separator.
+_ALL_SIMPLE = re.compile(r"(?:[a-jl-vx-zñ]+\n)*[a-jl-vx-zñ]+")
+# While reading, a tile is the byte 0x40 + code, so that b"\n" stays the word separator;
+# the kept words are then mapped to their codes, b"\n" to 0 (what Kwg.build_blob takes).
 _OFFSET = 0x40
-_TO_TILES = str.maketrans(
-    {t.letter.lower(): chr(_OFFSET + t.code) for t in TILES if len(t.letter) == 1})
-_DIGRAPH_MARKS = (("ch", chr(_OFFSET + 4)), ("ll", chr(_OFFSET + 13)), ("rr", chr(_OFFSET + 21)))
-_TO_CODES = bytes.maketrans(bytes(range(_OFFSET + 1, _OFFSET + 29)) + b"\n", bytes(range(1, 30)))
-_TO_CODES = _TO_CODES[:10] + b"\x00" + _TO_CODES[11:]
+_DIGRAPH_MARKS = ((b"ch", bytes([_OFFSET + 4])), (b"ll", bytes([_OFFSET + 13])),
+                  (b"rr", bytes([_OFFSET + 21])))
+_SINGLE = [t for t in TILES if len(t.letter) == 1]
+_TO_OFFSET = bytes.maketrans("".join(t.letter.lower() for t in _SINGLE).encode("latin-1"),
+                             bytes(_OFFSET + t.code for t in _SINGLE))
+_TO_CODES = bytes(0 if b == 10 else b - _OFFSET if _OFFSET < b <= _OFFSET + 28 else b
+                  for b in range(256))
 
 
-def _simple_tiles(text: str) -> str:
-    """Tiles of ``_SIMPLE`` words (one a line) as offset characters: greedy digraphs, exactly
-    what ``tokenize_word`` reads, done on the whole text at once because it is the slow part."""
+def _simple_tiles(text: str) -> bytes:
+    """Tiles of ``_SIMPLE`` words (one a line) as offset bytes: greedy digraphs, exactly what
+    ``tokenize_word`` reads, but done on the whole text at once with bytes methods (fast)."""
+    data = text.encode("latin-1")  # a-z and ñ all fit
     for digraph, mark in _DIGRAPH_MARKS:
-        text = text.replace(digraph, mark)
-    return text.translate(_TO_TILES)
+        data = data.replace(digraph, mark)
+    return data.translate(_TO_OFFSET)
 
 
 def _read_lines(lines: Iterable[str], report: LoadReport) -> bytes:
-    """Kept words as a 0-separated blob of tile bytes (what ``Kwg.build`` takes); fills report."""
+    """Kept words as a 0-separated blob of tile bytes (what ``Kwg.build_blob`` takes); fills
+    the report."""
     lines = list(lines)
     report.lines = len(lines)
-    match = _SIMPLE.fullmatch
-    words = [w for w in lines if match(w)]
-    tiles = _simple_tiles("\n".join(words)).split("\n") if words else []
+    text = "\n".join(lines)
+    if _ALL_SIMPLE.fullmatch(text) and text.count("\n") == len(lines) - 1:
+        words = lines  # a clean list, like the bundled one: no line needs a closer look
+    else:
+        match = _SIMPLE.fullmatch
+        words = [w for w in lines if match(w)]
+        text = "\n".join(words)
+    tiles = _simple_tiles(text).split(b"\n") if words else []
     if len(words) < len(lines):
         for line in lines:
             word = line.strip()
-            if not word or match(line):
+            if not word or _SIMPLE.fullmatch(line):
                 continue
             try:
                 codes = tokenize_word(word.lower())
@@ -209,8 +220,8 @@ def _read_lines(lines: Iterable[str], report: LoadReport) -> bytes:
                 report.skip("junk", word)
                 continue
             words.append(word)
-            tiles.append("".join(chr(_OFFSET + c) for c in codes))
-    seen: set[str] = set()
+            tiles.append(bytes(_OFFSET + c for c in codes))
+    seen: set[bytes] = set()
     for word, t in zip(words, tiles):
         if len(t) == 1:
             report.skip("one_tile", word)
@@ -221,7 +232,7 @@ def _read_lines(lines: Iterable[str], report: LoadReport) -> bytes:
         else:
             seen.add(t)
     report.kept = len(seen)
-    return "\n".join(seen).encode("latin-1").translate(_TO_CODES)
+    return b"\n".join(seen).translate(_TO_CODES)
 
 
 def _decode(raw: bytes, source: str) -> str:
