@@ -263,3 +263,108 @@ def test_values_print_well():
     game = _sample_game()
     assert repr(game).startswith("<Game FISE2009 seed=11: Ana ")
     assert "bolsa:" in str(game)
+
+
+# -- property: many seeded random games ----------------------------------------------------------------
+import lzma  # noqa: E402
+import random  # noqa: E402
+from importlib import resources  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from atril import movegen  # noqa: E402
+from atril.game import WITHDRAWN  # noqa: E402
+from atril.lexicon import Lexicon  # noqa: E402
+
+_LEXICONS: dict[str, Lexicon] = {}
+
+
+def small_lexicons() -> tuple[Lexicon, Lexicon]:
+    """Words of up to 4 letters from the bundled list (to find plays), and a judge that knows
+    only about half of them, so some plays fall to a challenge."""
+    if not _LEXICONS:
+        path = resources.files("atril") / "data" / "es09.txt.xz"
+        with lzma.open(path, "rt", encoding="utf-8") as f:
+            words = [w for w in f.read().split() if len(w) <= 4]
+        _LEXICONS["all"] = Lexicon.from_words(words, id="CORTAS")
+        _LEXICONS["judge"] = Lexicon.from_words(words[::2] + ["aa"], id="JUEZ")
+    return _LEXICONS["all"], _LEXICONS["judge"]
+
+
+def random_game(seed: int, *, max_turns: int = 400) -> Game:
+    """A game of random legal moves; every action is checked against the invariants."""
+    words, judge = small_lexicons()
+    rng = random.Random(seed)
+    game = Game(["Ana", "Luis"], seed=seed, first=None if seed % 2 else 0, lexicon=judge,
+                can_play=lambda board, rack: len(movegen.generate(board, rack, words)) > 0,
+                ruleset=rng.choice(["FISE2004", "FISE2009", "FILE2018", "FILE2024"]))
+    for _ in range(max_turns):
+        if game.is_over():
+            break
+        if game.pending is not None and rng.random() < 0.5:
+            game.challenge() if rng.random() < 0.5 else game.accept()
+        else:
+            # Acting accepts a pending play first (art. 38): the board stays, the bag shrinks.
+            bag = len(game.bag)
+            if game.pending is not None:
+                bag -= min(bag, T.RACK_SIZE - len(game.racks[game.pending.player]))
+            moves = movegen.generate(game.board, game.rack, words)
+            roll = rng.random()
+            try:
+                if moves and roll < 0.85:
+                    game.play(moves[rng.randrange(min(len(moves), 8))].move)
+                elif bag >= 1 and roll < 0.95:
+                    game.exchange(rng.sample(game.rack, rng.randint(1, min(len(game.rack), bag))))
+                else:
+                    game.pass_()
+            except IllegalMoveError:
+                assert game.is_over()  # accepting the pending play ended the game
+        check_invariants(game)
+    return game
+
+
+def check_invariants(game: Game) -> None:
+    assert conserved(game)  # art. 3: 100 tiles, always
+    for p in (0, 1):  # running totals are the sums of the turns' points
+        pending = game.pending.score if game.pending and game.pending.player == p else 0
+        assert game.scores[p] == sum(t.points for t in game.history if t.player == p) + pending
+    for turn in game.history:
+        if turn.kind == WITHDRAWN:
+            assert turn.points == 0 and turn.drawn == ()
+
+
+def check_end(game: Game) -> None:
+    """The adjustments follow art. 45 for the reason the game ended."""
+    r = game.result
+    assert r is not None
+    last = game.history[-1]
+    rack_adj = {(a.player, a.kind): a.points for a in r.adjustments if a.kind != "time"}
+    value = [sum(T.value(t) for t in rack) for rack in game.racks]
+    if r.reason == "out":  # 45.4
+        assert last.kind == PLAY and not game.racks[last.player] and not game.bag
+        other = 1 - last.player
+        assert rack_adj == ({(other, "rack"): -value[other], (last.player, "out"): value[other]}
+                            if game.racks[other] else {})
+    elif r.reason in ("passes", "scoreless", "blocked"):  # 45.1–45.3: each their own rack
+        assert rack_adj == {(p, "rack"): -value[p] for p in (0, 1) if game.racks[p]}
+        if r.reason == "passes":
+            assert all(t.is_pass_like for t in game.history[-4:])
+        if r.reason == "scoreless":
+            assert game.ruleset.max_scoreless_turns == 12
+            assert all(t.kind != PLAY for t in game.history[-12:])
+    final = list(game.scores)
+    for a in r.adjustments:
+        final[a.player] += a.points
+    assert tuple(final) == r.scores
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10 ** 9))
+def test_random_games_keep_the_invariants(seed):
+    game = random_game(seed)
+    if game.is_over():
+        check_end(game)
+    again = Game.from_dict(json.loads(json.dumps(game.to_dict())), lexicon=game.lexicon)
+    assert again.history == game.history and again.result == game.result
+    assert again.racks == game.racks and again.bag == game.bag
