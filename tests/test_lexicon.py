@@ -240,3 +240,10 @@ def test_reading_a_list_is_tokenize_word_per_line(lines):
     assert report.kept == len(expected)
     assert report.kept + report.duplicates + sum(report.skipped.values()) == sum(
         1 for line in lines if line.strip())
+
+
+def test_same_words_under_two_names(tmp_path):
+    first = Lexicon.load(write_list(tmp_path, "uno.txt", BASIC))
+    second = Lexicon.load(write_list(tmp_path, "dos.txt", BASIC))
+    assert (first.id, second.id) == ("UNO", "DOS")
+    assert second.report.source.endswith("dos.txt")

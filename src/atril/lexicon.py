@@ -264,7 +264,7 @@ def _load_bundled(id: str, filename: str, name: str) -> Lexicon:
     def build() -> Lexicon:
         return _compile(lzma.decompress(packed).decode("utf-8"), id, id, name)
 
-    return _cached(packed, build)
+    return _cached(packed, id, build)
 
 
 def _load_file(path: Path) -> Lexicon:
@@ -290,7 +290,7 @@ def _load_file(path: Path) -> Lexicon:
                 raise LexiconError(f"«{path}» es un .gz dañado") from None
         return _compile(_decode(data, str(path)), str(path), id, path.name)
 
-    return _cached(raw, build)
+    return _cached(raw, str(path.resolve()), build)
 
 
 def _load_kwg(path: Path, raw: bytes, id: str) -> Lexicon:
@@ -320,14 +320,18 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ATRIL_CACHE_DIR") or platformdirs.user_cache_dir("atril"))
 
 
-def _cache_path(raw: bytes) -> Path:
-    digest = hashlib.sha256(b"atril-lexicon-%d\x00" % CACHE_VERSION + raw).hexdigest()
+def _cache_path(raw: bytes, label: str) -> Path:
+    digest = hashlib.sha256(
+        f"atril-lexicon-{CACHE_VERSION}\x00{label}\x00".encode("utf-8") + raw).hexdigest()
     return cache_dir() / f"lexicon-{digest[:40]}.bin"
 
 
-def _cached(raw: bytes, build: Callable[[], Lexicon]) -> Lexicon:
-    """The lexicon from the cache file for these source bytes, or built and saved there."""
-    path = _cache_path(raw)
+def _cached(raw: bytes, label: str, build: Callable[[], Lexicon]) -> Lexicon:
+    """The lexicon from the cache file for these source bytes, or built and saved there.
+
+    ``label`` names the source (id, path): the same words under another name are another
+    entry, since the id, name and report are stored with the graph."""
+    path = _cache_path(raw, label)
     lexicon = _read_cache(path)
     if lexicon is None:
         lexicon = build()
