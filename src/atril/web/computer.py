@@ -19,13 +19,10 @@ Level = Callable[[Game, Lexicon], Move]
 
 
 def greedy(game: Game, lexicon: Lexicon) -> Move:
-    """The highest-scoring play; with none, change the whole rack if the bag allows, else pass."""
+    """The highest-scoring play, or a pass when there is none (so a game where nobody can
+    play ends by passes, art. 45.2)."""
     found = movegen.best(game.board, game.rack, lexicon, n=1)
-    if len(found):
-        return found[0].move
-    if len(game.bag) >= len(game.rack) and game.rack:
-        return Move.exchange(game.rack)
-    return Move.pass_()
+    return found[0].move if len(found) else Move.pass_()
 
 
 #: level id → (name shown in the lobby, Spanish; the player).

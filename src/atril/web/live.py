@@ -19,16 +19,16 @@ from .store import CHANNEL, NotFound, Store
 
 log = logging.getLogger("atril.web")
 
-#: builds what one seat sees from a stored document: ``view(doc, version, seat)``.
-ViewFn = Callable[[dict, int, "int | None"], dict]
+#: ``render(game_id, version, doc)`` gives a function from a seat to what that seat sees.
+RenderFn = Callable[[str, int, dict], Callable[[object], dict]]
 
 
 class Hub:
     """Connected WebSockets per game, each with the seat it speaks for (None = spectator)."""
 
-    def __init__(self, store: Store, view: ViewFn):
+    def __init__(self, store: Store, render: RenderFn):
         self.store = store
-        self.view = view
+        self.render = render
         self.clients: dict[str, dict[WebSocket, int | None]] = defaultdict(dict)
         self.sent: dict[str, int] = {}  # the last version broadcast per game
 
@@ -56,7 +56,8 @@ class Hub:
             if self.sent.get(game_id, 0) >= version:
                 return
         self.sent[game_id] = version
-        await asyncio.gather(*(self._send(game_id, ws, self.view(doc, version, seat))
+        view = await run_in_threadpool(self.render, game_id, version, doc)
+        await asyncio.gather(*(self._send(game_id, ws, view(seat))
                                for ws, seat in list(clients.items())))
 
     async def _send(self, game_id: str, ws: WebSocket, message: dict) -> None:

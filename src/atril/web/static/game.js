@@ -135,7 +135,7 @@ function renderBoard() {
   document.querySelectorAll("#board .sq").forEach((cell) => {
     const sq = Number(cell.dataset.sq);
     const premium = state.premiums[sq];
-    cell.className = "sq" + (premium ? " " + premium.toLowerCase().replace(/(\d)(\w)/, "$2$1") : "") + (sq === 112 ? " star" : "");
+    cell.className = "sq" + (premium ? " " + premium.toLowerCase().replace(/(\d)(\w)/, "$2$1") : "") + (sq === 112 && !state.board[sq] && !placed.has(sq) ? " star" : "");
     cell.textContent = "";
     cell.removeAttribute("data-arrow");
     const onBoard = state.board[sq];

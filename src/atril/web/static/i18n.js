@@ -62,7 +62,7 @@ const STRINGS = {
   },
 };
 
-let LANG = localStorage.getItem("atril-lang") || ((navigator.language || "es").startsWith("en") ? "en" : "es");
+let LANG = localStorage.getItem("atril-lang") || "es";
 
 function t(key) {
   return (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.es[key] || key;
