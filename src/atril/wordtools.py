@@ -491,6 +491,17 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
     return found
 
 
+def parse_length(text: str | None) -> tuple[int, int]:
+    """A length or range of lengths in tiles, ``"2"`` or ``"2-3"``; None is any length."""
+    if text is None:
+        return 1, MAX_TILES
+    low, _, high = text.strip().partition("-")
+    try:
+        return int(low), int(high or low)
+    except ValueError:
+        raise InvalidTextError(f"longitud no válida: «{text}» (usa 2 o 2-3)") from None
+
+
 # --- probability -------------------------------------------------------------------------
 
 def draw_ways(letters: Iterable[int], *, blanks: bool = True) -> int:

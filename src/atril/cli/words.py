@@ -215,18 +215,8 @@ def list_words(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, n
     """
     if length is None and not contains:
         raise InvalidTextError("indica --length, --contains o ambos")
-    low, high = _length_range(length)
+    low, high = W.parse_length(length)
     found = W.word_list(_lexicon(lexicon_spec), min_length=low, max_length=high,
                         contains=contains)
     _show(_ordered(found, sort, no_blanks), limit, as_json)
 
-
-def _length_range(text: str | None) -> tuple[int, int]:
-    if text is None:
-        return 1, W.MAX_TILES
-    low, _, high = text.partition("-")
-    try:
-        a, b = int(low), int(high or low)
-    except ValueError:
-        raise InvalidTextError(f"longitud no válida: «{text}» (usa 2 o 2-3)") from None
-    return a, b

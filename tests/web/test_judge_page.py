@@ -1,0 +1,150 @@
+"""The judge page (/juez) in headless Chromium against a real server, and the judge and study
+JSON endpoints. The server is ``atril.web.app`` run by uvicorn in a thread."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+from atril.judge import CORRECT, INVALID
+from atril.web.app import create_app
+
+from conftest import free_port, screenshot
+
+
+def make_app(tmp_path):
+    app = create_app(f"sqlite:///{tmp_path / 'atril.sqlite3'}")
+    app.state.judge_log = str(tmp_path / "juez.jsonl")
+    return app
+
+
+@pytest.fixture
+def api(tmp_path):
+    with TestClient(make_app(tmp_path)) as client:
+        yield client
+
+
+@pytest.fixture
+def live(tmp_path):
+    """A real HTTP server for the browser: (base URL, judgment log path)."""
+    app = make_app(tmp_path)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        assert time.time() < deadline, "el servidor no arrancó"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", tmp_path / "juez.jsonl"
+    server.should_exit = True
+    thread.join(10)
+
+
+# --- JSON endpoints --------------------------------------------------------------------------
+
+def test_judge_api(api, tmp_path):
+    ok = api.post("/juez/api/juzgar", json={"palabras": "casa perro"})
+    assert ok.status_code == 200 and ok.json() == {"verdict": CORRECT, "valid": True}
+    for words in (["xyzzy", "casa"], ["casa", "xyzzy"], "kiwi"):  # art. 40: one answer
+        bad = api.post("/juez/api/juzgar", json={"palabras": words})
+        assert bad.json() == {"verdict": INVALID, "valid": False}
+    assert api.post("/juez/api/juzgar", json={"palabras": ""}).status_code == 400
+    assert api.post("/juez/api/juzgar", content=b"{").status_code == 400
+    unknown = api.post("/juez/api/juzgar", json={"palabras": "casa", "lexico": "/etc/passwd"})
+    assert unknown.status_code == 400 and "error" in unknown.json()
+    log = [json.loads(line) for line in (tmp_path / "juez.jsonl").read_text().splitlines()]
+    assert [e["verdict"] for e in log] == [CORRECT, INVALID, INVALID, INVALID]
+
+
+def test_judge_with_an_uploaded_lexicon(api):
+    lex = api.post("/api/lexicos?nombre=prueba", content="zuzar\nxx\n".encode()).json()["id"]
+    assert api.post("/juez/api/juzgar", json={"palabras": "zuzar xx", "lexico": lex}).json()["valid"]
+    assert not api.post("/juez/api/juzgar", json={"palabras": "casa", "lexico": lex}).json()["valid"]
+
+
+def test_study_api(api):
+    r = api.get("/estudio/api/anagrama", params={"atril": "chaval?"}).json()
+    assert r["results"][0] == {"word": "CHAVALa", "tiles": 6, "blanks": ["A"]}
+    r = api.get("/estudio/api/patron", params={"patron": "?ACH*", "limite": 3}).json()
+    assert [x["word"] for x in r["results"]] == ["BACHACA", "BACHACAS", "BACHACO"]
+    assert r["complete"] is False
+    r = api.get("/estudio/api/patron", params={"patron": "*[AEIOU]RR?", "orden": "prob"}).json()
+    assert r["complete"] and r["results"][0]["rank"] == 1
+    r = api.get("/estudio/api/construir", params={"atril": "casa"}).json()
+    assert r["results"][0]["tiles"] == 4
+    r = api.get("/estudio/api/ganchos", params={"palabras": "casa"}).json()
+    assert "S" in r["results"][0]["back"]
+    r = api.get("/estudio/api/lista", params={"longitud": "2", "limite": 2000}).json()
+    assert r["total"] == len(r["results"]) and all(x["tiles"] == 2 for x in r["results"])
+    for path, params in [("anagrama", {"atril": "kilo"}), ("patron", {"patron": "[A"}),
+                         ("lista", {}), ("anagrama", {}), ("patron", {"patron": "A", "limite": "x"})]:
+        bad = api.get(f"/estudio/api/{path}", params=params)
+        assert bad.status_code == 400 and bad.json()["error"]
+
+
+def test_pages_are_served(api):
+    for path in ("/juez/", "/estudio/"):
+        r = api.get(path)
+        assert r.status_code == 200 and "<html" in r.text
+    assert api.get("/juez/static/juez.js").status_code == 200
+    assert api.get("/estudio/static/estudio.js").status_code == 200
+
+
+# --- the page in a browser -------------------------------------------------------------------
+
+def judge_in_page(page, words: str) -> str:
+    page.fill("#palabras", words)
+    page.press("#palabras", "Enter")
+    page.wait_for_selector("#veredicto:not(.oculto)")
+    return page.inner_text("#veredicto")
+
+
+def test_judge_page(browser, live):
+    base, log_path = live
+    page = browser.new_page()
+    try:
+        page.goto(f"{base}/juez/?segundos=1")
+        assert judge_in_page(page, "casa, perro") == CORRECT
+        assert page.get_attribute("#veredicto", "class") == "correcta"
+        screenshot(page, "juez-correcta")
+        # the verdict clears itself, field included, ready for the next challenge
+        page.wait_for_selector("#veredicto.oculto", state="attached", timeout=5000)
+        assert page.input_value("#palabras") == ""
+
+        assert judge_in_page(page, "casa xyzzy") == INVALID  # never which word failed
+        assert page.get_attribute("#veredicto", "class") == "no-valida"
+        assert "XYZZY" not in page.inner_text("#veredicto").upper()
+        screenshot(page, "juez-no-valida")
+        page.wait_for_selector("#veredicto.oculto", state="attached", timeout=5000)
+
+        page.click("button[type=submit]")  # nothing typed: a hint, no verdict
+        assert page.inner_text("#aviso")
+        assert page.get_attribute("#veredicto", "class") == "oculto"
+    finally:
+        page.close()
+    entries = [json.loads(line) for line in log_path.read_text().splitlines()]
+    assert [e["words"] for e in entries] == [["casa", "perro"], ["casa", "xyzzy"]]
+
+
+def test_study_page(browser, live):
+    base, _ = live
+    page = browser.new_page()
+    try:
+        page.goto(f"{base}/estudio/")
+        page.fill("#texto", "chaval?")
+        page.click("button[type=submit]")
+        page.wait_for_selector(".palabras span")
+        assert "CHAVALa" in page.inner_text("#resultados")
+        page.select_option("#tipo", "patron")
+        page.fill("#texto", "[A")
+        page.click("button[type=submit]")
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert "]" in page.inner_text("#error")
+    finally:
+        page.close()
