@@ -1,0 +1,247 @@
+"""The move generator: the C fast path against the brute-force reference on a seeded corpus,
+Quackle's move counts on ES09 (BENCH.md), scores against ``rules.check_play``, bad input."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from functools import lru_cache
+
+import pytest
+
+from atril import movegen, reference
+from atril import tiles as T
+from atril.board import Board
+from atril.cgp import loads
+from atril.errors import InvalidPositionError
+from atril.kwg import Kwg
+from atril.lexicon import Lexicon
+from atril.move import Move
+from atril.rules import apply_play, check_play
+
+# BENCH.md: position, placements counted by Quackle on ES09, top score.
+BENCH = {
+    "P1": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRSTN/ 0/0 0", 1376, 66),
+    "P2": ("15/15/15/15/8C6/8A6/6N1[LL]AVE3/5[CH]ICO6/6Ñ8/3PE[rr]O8/15/15/15/15/15 "
+           "[RR]AEIST?/ 0/0 0", 18349, 117),
+    "P3": ("15/15/15/15/15/5ZO[RR]OS5/5U3U5/3JAMON1E5/3E1O3L5/3F5O5/3EXITO7/7[LL]7/4CAÑA7/15/15 "
+           "QUEDAST/ 0/0 0", 550, 46),
+    "P4": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 [CH][LL]AEOR?/ 0/0 0", 5516, 100),
+}
+
+CORPUS_LEXICONS = 5
+GAMES_PER_LEXICON = 8
+MIN_POSITIONS = 500
+
+
+@lru_cache(maxsize=None)
+def es09() -> Lexicon:
+    return Lexicon.load("ES09")
+
+
+@lru_cache(maxsize=None)
+def small_lexicon(seed: int) -> Lexicon:
+    """Every two-letter word of ES09 (so boards fill up) and a random 5–8k sample of the rest."""
+    words = list(es09().words())
+    rng = random.Random(seed)
+    short = [w for w in words if len(w) == 2]
+    sample = rng.sample([w for w in words if len(w) > 2], rng.randint(5000, 8000))
+    return Lexicon.from_words([T.word_text(w) for w in short + sample], id=f"SUB{seed}")
+
+
+def random_positions(seed: int, games: int) -> list[tuple[Board, tuple[int, ...], int]]:
+    """(board, rack, bag count) before every turn of random games on a small lexicon.
+
+    Moves are picked at random among the ten best, so boards look played; every third rack is
+    spiced with blanks and digraphs so those paths are exercised often.
+    """
+    lex = small_lexicon(seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        board = Board()
+        bag = [t for t, n in enumerate(T.COUNTS) for _ in range(n)]
+        rng.shuffle(bag)
+        rack: list[int] = []
+        for turn in range(40):
+            while len(rack) < T.RACK_SIZE and bag:
+                rack.append(bag.pop())
+            if not rack:
+                break
+            if turn % 3 == 2 and bag:  # swap a tile for a blank or a digraph from the bag
+                for want in (T.BLANK, 4, 13, 21):
+                    if want in bag and want not in rack:
+                        i = bag.index(want)
+                        bag[i], rack[0] = rack[0], want
+                        break
+            out.append((board.copy(), tuple(rack), len(bag)))
+            moves = movegen.generate(board, rack, lex)
+            if not len(moves):  # stuck: change the whole rack
+                bag.extend(rack)
+                rng.shuffle(bag)
+                rack.clear()
+                continue
+            chosen = moves[rng.randrange(min(10, len(moves)))]
+            apply_play(board, check_play(board, chosen.move))
+            for t in chosen.used:
+                rack.remove(t)
+    return out
+
+
+@lru_cache(maxsize=None)
+def corpus() -> list[tuple[int, Board, tuple[int, ...], int]]:
+    return [(seed, *p) for seed in range(CORPUS_LEXICONS)
+            for p in random_positions(seed, GAMES_PER_LEXICON)]
+
+
+def test_corpus_is_large_and_varied():
+    positions = corpus()
+    assert len(positions) >= MIN_POSITIONS
+    assert sum(1 for _, _, rack, _ in positions if T.BLANK in rack) >= 50
+    assert sum(1 for _, b, _, _ in positions if any(t & T.BLANK_BIT for t in b.squares)) >= 50
+    assert sum(1 for _, b, _, _ in positions if any(b[sq] for sq in range(15))) >= 5  # edge
+
+
+@pytest.mark.parametrize("part", range(CORPUS_LEXICONS))
+def test_fast_equals_reference(part):
+    """Same moves, same scores, same order, exchanges and pass included."""
+    lex = small_lexicon(part)
+    for seed, board, rack, bag in corpus():
+        if seed != part:
+            continue
+        fast = movegen.generate(board, rack, lex, exchanges=True, bag_count=bag)
+        slow = reference.generate(board, rack, lex, exchanges=True, bag_count=bag)
+        if fast._buf != slow._buf:
+            only_fast = {str(c) for c in fast} - {str(c) for c in slow}
+            only_slow = {str(c) for c in slow} - {str(c) for c in fast}
+            pytest.fail(f"{board!r} {T.to_machine(rack)}: solo rápido {sorted(only_fast)[:5]}, "
+                        f"solo referencia {sorted(only_slow)[:5]}")
+
+
+@pytest.mark.parametrize("name", sorted(BENCH))
+def test_quackle_counts_on_es09(name):
+    cgp, count, top = BENCH[name]
+    pos = loads(cgp)
+    moves = movegen.generate(pos.board, pos.rack, es09())
+    assert len(moves) == count
+    assert moves[0].score == top
+    assert movegen.best(pos.board, pos.rack, es09())[0] == moves[0]
+
+
+@pytest.mark.parametrize("name", ["P2", "P3"])
+def test_every_move_rechecked(name):
+    """Each move is legal by rules.check_play, every word it forms is a word, same score."""
+    pos = loads(BENCH[name][0])
+    lex = es09()
+    moves = movegen.generate(pos.board, pos.rack, lex)
+    seen = set()
+    for c in moves:
+        play = check_play(pos.board, c.move)
+        assert play.score == c.score, str(c)
+        assert play.placed == c.placed
+        assert all(lex.is_word(w.tiles) for w in play.words), str(c)
+        assert sorted(c.leave + c.used) == sorted(pos.rack)
+        assert c.bingo == (len(c.placed) == 7)
+        seen.add(play.placed)
+    assert len(seen) == len(moves)  # one-tile plays are not repeated the other way
+
+
+def test_first_examples():
+    moves = movegen.generate(loads(BENCH["P1"][0]).board, tuple(T.tokenize_word("aeirstn")), es09())
+    assert str(moves[0]) == "H2 ARESTIN 66"
+    assert moves[0].bingo and moves[0].leave == ()
+    assert sum(c.bingo for c in moves) == 133
+    scores = moves.scores()
+    assert scores == sorted(scores, reverse=True)
+    pos = loads(BENCH["P2"][0])
+    top = movegen.generate(pos.board, pos.rack, es09())[0]
+    assert str(top) == "5D TIERRAl(E)S 117"
+    assert top.move == Move("5D TIERRAlES")
+
+
+def test_one_tile_play_is_reported_along_its_longer_word():
+    board = Board()
+    for sq, t in zip((112, 113, 114), T.tokenize_word("sal")):  # H8 SAL
+        board[sq] = t
+    moves = movegen.generate(board, (T.code("E"),), es09())
+    texts = {str(c) for c in moves}
+    assert "H8 (SAL)E 4" in texts  # E at H11 forms SALE across only
+    for c in moves:
+        assert len(c.placed) == 1
+        words = check_play(board, c.move).words
+        assert len(words[0].tiles) >= max(len(w.tiles) for w in words)
+
+
+def test_exchanges_follow_the_bag():
+    pos = loads(BENCH["P3"][0])
+    rack = pos.rack
+    moves = movegen.generate(pos.board, rack, es09(), exchanges=True, bag_count=3)
+    exchanges = [c for c in moves if c.move.is_exchange]
+    assert max(len(c.move.tiles) for c in exchanges) == 3
+    assert len(exchanges) == 7 + 21 + 35  # QUEDAST: seven different tiles
+    assert moves[-1].move.is_pass and str(moves[-1]) == "paso 0"
+    none = movegen.generate(pos.board, rack, es09(), exchanges=True, bag_count=0)
+    assert sum(1 for c in none if not c.move.is_play) == 1
+
+
+def test_best_is_the_top_of_generate():
+    for _, board, rack, bag in corpus()[:200:7]:
+        lex = small_lexicon(0)
+        everything = movegen.generate(board, rack, lex)
+        for n in (1, 5):
+            assert list(movegen.best(board, rack, lex, n=n)) == list(everything[:n])
+
+
+class Leaves:
+    """A leave table in the protocol ``movegen.best`` reads (wolges KLV layout)."""
+
+    def __init__(self, values: dict[tuple[int, ...], float]):
+        ordered = sorted(values)
+        # Kwg.build refuses tile 0 (the separator), so build with every tile shifted up by
+        # one and shift the DAWG back down: the blank is tile 0 in a leave DAWG.
+        nodes = Kwg.build([tuple(t + 1 for t in leave) for leave in ordered]).nodes
+        self.kwg_nodes = array("I", nodes[:2]) + array(
+            "I", (n - (1 << 24) if n >> 24 else n for n in nodes[2:]))
+        self.values = array("f", (values[leave] for leave in ordered))
+
+
+def test_best_with_leaves_matches_reference():
+    rng = random.Random(7)
+    lex = small_lexicon(1)
+    for _, board, rack, bag in corpus()[:300:10]:
+        subsets = {tuple(sorted(rng.sample(rack, k))) for k in range(1, len(rack)) for _ in range(6)}
+        table = Leaves({s: round(rng.uniform(-20, 20), 1) for s in subsets})
+        for exchanges in (False, True):
+            fast = movegen.best(board, rack, lex, n=3, leave_values=table, exchanges=exchanges,
+                                bag_count=bag)
+            slow = reference.best(board, rack, lex, n=3, leave_values=table,
+                                  exchanges=exchanges, bag_count=bag)
+            assert [(str(c), c.equity) for c in fast] == [(str(c), c.equity) for c in slow]
+
+
+def test_inputs_are_not_mutated():
+    pos = loads(BENCH["P2"][0])
+    before = bytes(pos.board.squares)
+    rack = list(pos.rack)
+    movegen.generate(pos.board, rack, es09(), exchanges=True)
+    movegen.best(pos.board, rack, es09(), n=3)
+    assert bytes(pos.board.squares) == before and rack == list(pos.rack)
+
+
+@pytest.mark.parametrize("board_tile, rack", [
+    (29, ()), (0x40, ()), (0x80, ()), (0xFF, ()),
+    (0, (1,) * 8), (0, (29,)), (0, (-1,)), (0, ("A",)),
+    (T.code("Z"), (T.code("Z"),)), (T.BLANK_BIT | 1, (0, 0)),
+])
+def test_bad_input(board_tile, rack):
+    board = Board()
+    board[112] = board_tile
+    with pytest.raises(InvalidPositionError):
+        movegen.generate(board, rack, es09())
+    with pytest.raises(InvalidPositionError):
+        movegen.best(board, rack, es09())
+
+
+def test_not_a_board():
+    with pytest.raises(InvalidPositionError):
+        movegen.generate("no", (), es09())
