@@ -264,9 +264,10 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
     draws: list[tuple[int, ...] | None] = []
     for p in (first, 1 - first):
         draws.append(next_rack(p, -1)[0])
+    pending = events[-1] if events and events[-1].kind == PLAY else None
     for k, e in enumerate(turns):
-        if e.kind == PASS or id(e) in withdrawn:
-            continue
+        if e.kind == PASS or id(e) in withdrawn or e is pending:
+            continue  # no draw: nothing, a withdrawn play, a play still waiting (art. 32, 38)
         rack, line = next_rack(e.player, k)
         if rack is None:
             draws.append(None)

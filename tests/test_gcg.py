@@ -1,0 +1,188 @@
+"""GCG read/write (FORMATS.md): Macondo-compatible Spanish records, replayed through Game."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atril.clock import Clock
+from atril.game import Game
+from atril.gcg import GcgError, dumps, loads
+from test_game import random_game
+
+
+def same_game(a: Game, b: Game) -> None:
+    assert b.players == a.players
+    assert b.history == a.history and b.pending == a.pending
+    assert b.scores == a.scores and b.racks == a.racks and b.board == a.board
+    assert b.result == a.result
+
+
+def sample_game() -> Game:
+    game = Game(["Ana García", "Luis"], seed=1, draws=["CASAEIO", "PERROSL", "BBXD", "LLO"])
+    game.play("H8 CASA")
+    game.play("10F PE(S)O")
+    game.challenge(valid=False)      # withdrawn (art. 39)
+    game.exchange("BBX")
+    game.play("10F PE(S)O")
+    game.challenge(valid=True)       # stood: no penalty, no bonus
+    game.pass_()
+    return game
+
+
+def test_header_and_events():
+    text = dumps(sample_game())
+    lines = text.splitlines()
+    assert lines[:8] == [
+        "#character-encoding UTF-8",
+        "#player1 Ana Ana García",
+        "#player2 Luis Luis",
+        "#lexicon ES09",
+        "#tile-distribution spanish",
+        "#tile [CH] [ch]", "#tile [LL] [ll]", "#tile [RR] [rr]",
+    ]
+    events = [line for line in lines if line.startswith(">")]
+    assert events[:7] == [
+        ">Ana: AACEIOS 8H CASA +12 12",         # GCG: number first = across
+        ">Luis: ELOPRRS J6 PE.O +12 12",        # down; "." = the S already there
+        ">Luis: ELOPRRS -- -12 0",
+        ">Ana: BBDEIOX -BBX +0 12",
+        ">Luis: ELOPRRS J6 PE.O +12 12",
+        ">Luis: ELOPRRS (challenge) +0 12",
+        ">Ana: DEILLOO - +0 12",               # bare LL: two L tiles, not the digraph
+    ]
+    assert any(line.startswith("#rack1 ") for line in lines)  # an unfinished game
+
+
+def test_round_trip_unfinished_game():
+    game = sample_game()
+    same_game(game, loads(dumps(game)))
+
+
+def test_round_trip_with_a_pending_play():
+    game = Game(draws=["CASAEIO"])
+    game.play("H8 CASA")
+    again = loads(dumps(game))
+    same_game(game, again)
+    assert again.pending is not None and again.challenge(valid=True)
+
+
+def test_going_out_writes_both_sides():  # art. 45.4
+    game = Game(["Ana", "Luis"], draws=["ABCDEFG", "PERROSL"])
+    game.bag.draw(len(game.bag))  # (test only: an empty bag at once)
+    game.play("H8 ABCDEFG")
+    game.accept()
+    lines = dumps(game).splitlines()
+    assert lines[-2:] == [">Luis: ELOPRRS (ELOPRRS) -9 -9", ">Ana: (ELOPRRS) +9 " +
+                          str(game.result.scores[0])]
+    assert not any(line.startswith("#rack") for line in lines)
+
+
+def test_passes_and_time_penalty_lines():  # art. 45.2, 35
+    now = [0.0]
+    game = Game(["Ana", "Luis"], clock=Clock(1, time_source=lambda: now[0]),
+                draws=["CASAEIO", "PERROSL"])
+    now[0] = 61.0
+    for _ in range(4):
+        game.pass_()
+    lines = dumps(game).splitlines()
+    assert lines[-3:] == [">Ana: AACEIOS (AACEIOS) -9 -9", ">Luis: ELOPRRS (ELOPRRS) -9 -9",
+                          ">Ana: AACEIOS (time) -10 -19"]
+    again = loads("\n".join(lines))
+    assert again.result == game.result and again.overtime == [1, 0]
+
+
+def test_game_ended_by_time_is_read_back():  # art. 45.5
+    game = Game(draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.pass_()
+    game.record_overtime(0, 1)
+    game.declare_time_up()
+    same_game(game, loads(dumps(game)))
+
+
+def test_blocked_game_is_read_back():  # art. 45.1
+    game = Game(draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.declare_blocked()
+    same_game(game, loads(dumps(game)))
+
+
+def test_digraphs_and_blanks():
+    game = Game(["Ana", "Luis"], draws=["[CH]A[RR]O?LE", "AEIOU[LL]N"])
+    game.play("H8 [CH]A[rr]O")  # a blank as RR, machine form
+    text = dumps(game)
+    assert ">Ana: A[CH]ELO[RR]? 8H [CH]A[rr]O +14 14" in text  # racks sorted by tile code
+    same_game(game, loads(text))
+
+
+def test_reads_board_letters_instead_of_dots_and_latin1():
+    text = ("#player1 ana Ana\n#player2 luis Luis\n"
+            ">ana: AACEIOS 8H CASA +12 12\n"
+            ">luis: ELOPRRS J6 PESO +12 12\n")  # Macondo also accepts the letter itself
+    game = loads(text.encode("iso-8859-1"))
+    assert game.scores == [12, 12] and game.pending is not None
+    assert game.history[0].move.notation() == "H8 CASA"
+    text_n = "#player1 a Ñoño\n#player2 b B\n"
+    assert loads(text_n.encode("iso-8859-1")).players[0] == "Ñoño"
+
+
+def test_ruleset_is_an_argument():
+    game = loads(dumps(sample_game()), ruleset="FISE2004")
+    assert game.ruleset.name == "FISE2004"
+
+
+@pytest.mark.parametrize("bad, line", [
+    (">Ana: AACEIOS 8H CASA +13 13", 9),            # wrong score
+    (">Ana: AACEIOS 8H CASA +12 14", 9),            # wrong running total
+    (">Ana: AACEIOZ 8H CASA +12 12", 9),            # the rack lacks the tiles
+    (">Ana: AACEIOS 8A CASA +12 12", 9),            # misses the centre (art. 6)
+    (">Ana: AACEIOS Z9 CASA +12 12", 9),            # no such square
+    (">Ana: AACEIOS 8H CASA +12", 9),               # incomplete
+    (">Pepe: AACEIOS 8H CASA +12 12", 9),           # unknown player
+    ("nonsense", 9),
+    (">Ana: AACEIOS 8H CASA +12 12\n>Ana: AACEIOS (challenge) +5 12", 10),  # no bonus in Spanish
+    (">Ana: AACEIOS -7 +0 0", 9),                   # exchanged tiles unknown
+    (">Ana: AACEIOS - +0 0\n>Ana: AACEIOS - +0 0", 10),  # out of turn
+])
+def test_malformed_records_name_the_line(bad, line):
+    head = dumps(Game(["Ana", "Luis"])).split(">")[0].rsplit("#rack1", 1)[0]
+    with pytest.raises(GcgError) as err:
+        loads(head + bad + "\n")
+    assert err.value.line == line
+    assert str(err.value).startswith(f"GCG, línea {line}: ")
+
+
+def finished_by(reason: str) -> Game:
+    return next(g for g in map(random_game, range(100)) if g.result and g.result.reason == reason)
+
+
+def test_end_lines_must_follow_the_rules():  # art. 45.4
+    game = finished_by("out")
+    text = dumps(game)
+    out = next(a for a in game.result.adjustments if a.kind == "out")
+    assert out.points > 0
+    text = text.replace(f") +{out.points} ", f") +{out.points + 1} ")
+    with pytest.raises(GcgError, match="art. 45"):
+        loads(text)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10 ** 9))
+def test_random_games_round_trip(seed):
+    game = random_game(seed)
+    again = loads(dumps(game), ruleset=game.ruleset, lexicon=game.lexicon)
+    same_game(game, again)
+    assert dumps(again) == dumps(game)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_damaged_records_fail_cleanly(data):  # a fuzz corpus in miniature: never a traceback
+    text = dumps(sample_game())
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(i, min(len(text), i + 8)))
+    junk = data.draw(st.text(alphabet="0123456789+-.()[]?ABCHÑaz#>: \n", max_size=6))
+    try:
+        loads(text[:i] + junk + text[j:])
+    except GcgError as exc:
+        assert exc.line is None or exc.line >= 1
