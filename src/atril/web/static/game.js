@@ -448,14 +448,15 @@ async function showAnalysis() {
   const response = await fetch(`/api/partidas/${GAME_ID}/analisis?t=${encodeURIComponent(TOKEN)}`);
   const data = await response.json();
   const box = $("analysis");
+  box.classList.remove("hidden");
   if (!response.ok) { box.textContent = data.error; return; }
   const rows = data.turns.map((turn) => {
-    const best = turn.best.map((b) => `${escapeHtml(b.move)} ${b.score}`).join("<br>") || "—";
-    const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} ${b.score}`).join("<br>");
+    const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>") || "—";
+    const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>");
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
-      + `<td>${escapeHtml(turn.played)} ${turn.score}</td><td>${best}</td><td>${missed}</td></tr>`;
+      + `<td>${escapeHtml(turn.played)} (${turn.score})</td><td>${best}</td><td>${missed}</td></tr>`;
   }).join("");
-  box.innerHTML = data.turns.length ? `<table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
+  box.innerHTML = data.turns.length ? `<h3>${t("analysis")}</h3><table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
 }
 
 function toast(text) {
