@@ -368,3 +368,21 @@ def test_random_games_keep_the_invariants(seed):
     again = Game.from_dict(json.loads(json.dumps(game.to_dict())), lexicon=game.lexicon)
     assert again.history == game.history and again.result == game.result
     assert again.racks == game.racks and again.bag == game.bag
+
+
+def test_position_for_the_player_to_move():
+    game = Game(draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    pos = game.position()
+    assert pos.racks[0] == game.racks[1] and pos.scores == (0, 12)
+    assert pos.lexicon == "ES09" and pos.zero_turns == 0
+    game.pass_()
+    assert game.position().zero_turns == 1
+
+
+def test_turn_repr():
+    game = Game(draws=["CASAEIO", "PERROSL", "BBXD"])
+    game.play("H8 CASA")
+    game.accept()
+    assert repr(game.history[0]) == "<Turn 0 play 'H8 CASA' rack='AACEIOS' score=12, drawn='BBDX'>"

@@ -24,8 +24,10 @@ API (``Game``)
   questions without acting and never consults the lexicon (art. 43).
 - declared endings: ``declare_blocked()`` (45.1), ``declare_time_up()`` (45.5), ``check_time()``.
 - reading: ``board``, ``racks``, ``rack``, ``scores``, ``player_to_move``, ``pending``,
-  ``history`` (tuple of ``Turn``), ``bag``, ``is_over()``, ``result`` (``Result``),
-  ``unseen()``, ``position_at(n)`` (a new ``Game`` after the first n turns).
+  ``history`` (list of ``Turn``), ``bag``, ``is_over()``, ``result`` (``Result``),
+  ``unseen()``, ``position()`` (a CGP ``Position``), ``position_at(n)`` (a new ``Game`` after
+  the first n turns), ``replay(turn)`` (make a recorded turn again).
+- ``record_overtime(player, minutes)``: overtime measured on an outside clock (art. 35).
 - storage: ``to_dict()`` / ``Game.from_dict(data, lexicon=..., time_source=...)``: plain JSON
   values; reading replays every turn, so a stored game is validated again.
 
@@ -49,6 +51,7 @@ from .board import Board, parse_coordinate
 from .clock import NO_CORRIDO, Clock, TimeSource
 from .errors import AtrilError, IllegalMoveError, InvalidMoveError, InvalidTextError
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
+from .position import Position
 from .rules import ScoredPlay, apply_play, check_play
 from .ruleset import Ruleset
 
@@ -122,6 +125,12 @@ class Turn:
         if self.challenged:
             data["challenged"] = True
         return data
+
+    def __repr__(self) -> str:
+        extra = f", drawn='{T.to_machine(self.drawn)}'" if self.drawn else ""
+        extra += ", challenged=True" if self.challenged else ""
+        return (f"<Turn {self.player} {self.kind} '{move_text(self.move)}' "
+                f"rack='{format_rack(self.rack)}' score={self.score}{extra}>")
 
     def __str__(self) -> str:
         code = {PLAY: f"+{self.score}", WITHDRAWN: "I", PASS: "P",
@@ -245,6 +254,15 @@ class Game:
         """Counts per code of what ``player`` cannot see: the bag and the opponent's rack."""
         p = self.player_to_move if player is None else player
         return unseen(self.board, self.racks[p])
+
+    def position(self) -> Position:
+        """The position for the player to move, as a CGP holds it (their rack and score first;
+        a pending play lies on the board, as at the table)."""
+        p = self.player_to_move
+        ops = {"lex": getattr(self.lexicon, "id", None) or self.ruleset.lexicon, "ld": "spanish"}
+        return Position(board=self.board.copy(), racks=(self.racks[p], self.racks[1 - p]),
+                        scores=(self.scores[p], self.scores[1 - p]),
+                        zero_turns=_streak(self.history, (PASS, WITHDRAWN, EXCHANGE)), ops=ops)
 
     def turns_played(self, player: int) -> int:
         return sum(1 for t in self.history if t.player == player)
