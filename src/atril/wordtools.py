@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import TYPE_CHECKING, Iterable, Iterator, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Union
 
 from . import tiles as T
 from .errors import InvalidTextError
@@ -52,9 +52,11 @@ def kwg_of(source: Source) -> Kwg:
 
 # --- results ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Found:
-    """A word found by a search. Blanks are tiles with ``BLANK_BIT`` set (shown lower case)."""
+class Found(NamedTuple):
+    """A word found by a search. Blanks are tiles with ``BLANK_BIT`` set (shown lower case).
+
+    A named tuple: searches make hundreds of thousands of these, and tuples are cheap to make.
+    """
 
     tiles: tuple[int, ...]
     #: rank by probability among the results of the same length (1 = likeliest), once ranked.
@@ -254,7 +256,7 @@ class _Matcher:
         self.final = 1 << len(self.items)
         self.masks = [0 if it == STAR else sum(1 << t for t in it) for it in self.items]
         self.start = self._close(1)
-        self._steps: dict[tuple[int, int], int] = {}
+        self._rows: dict[int, list[int]] = {}
 
     def _close(self, states: int) -> int:
         for i, it in enumerate(self.items):
@@ -262,20 +264,22 @@ class _Matcher:
                 states |= 1 << (i + 1)
         return states
 
-    def step(self, states: int, tile: int) -> int:
-        key = (states, tile)
-        out = self._steps.get(key)
-        if out is None:
-            out = 0
-            for i, it in enumerate(self.items):
-                if states >> i & 1:
-                    if it == STAR:
-                        out |= 1 << i
-                    elif self.masks[i] >> tile & 1:
-                        out |= 1 << (i + 1)
-            out = self._close(out)
-            self._steps[key] = out
-        return out
+    def row(self, states: int) -> list[int]:
+        """The next state set for every tile code (0, the GADDAG separator, leads nowhere)."""
+        row = self._rows.get(states)
+        if row is None:
+            row = [0] * T.ALPHABET_SIZE
+            for tile in range(1, T.ALPHABET_SIZE):
+                out = 0
+                for i, mask in enumerate(self.masks):
+                    if states >> i & 1:
+                        if self.items[i] == STAR:
+                            out |= 1 << i
+                        elif mask >> tile & 1:
+                            out |= 1 << (i + 1)
+                row[tile] = self._close(out)
+            self._rows[states] = row
+        return row
 
 
 # --- searches --------------------------------------------------------------------------------
@@ -370,30 +374,29 @@ def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None =
     matcher = _Matcher(pat.reversed() if backwards else pat)
     nodes = kwg.nodes
     final = matcher.final
-    step = matcher.step
+    row_of = matcher.row
     dead: set[tuple[int, int]] = set()
-    found: list[tuple[int, ...]] = []
+    found: list[bytes] = []  # bytes: quicker to make and to sort than tuples
     prefix: list[int] = []
 
     def walk(arc: int, states: int) -> bool:
-        if (arc, states) in dead:
-            return False
+        row = row_of(states)
         any_found = False
         i = arc
         while True:
             node = nodes[i]
-            t = node >> 24
-            if t:  # tile 0 is the GADDAG separator: not part of a reversed word
-                nxt = step(states, t)
-                if nxt:
-                    prefix.append(t)
-                    if node & ACCEPTS_BIT and nxt & final:
-                        found.append(tuple(prefix))
+            nxt = row[node >> 24]
+            if nxt:
+                child = node & ARC_MASK
+                accepted = node & ACCEPTS_BIT and nxt & final
+                if accepted or (child and (child, nxt) not in dead):
+                    prefix.append(node >> 24)
+                    if accepted:
+                        found.append(bytes(prefix))
                         any_found = True
                         if len(found) == stop_at:
                             raise _Enough
-                    child = node & ARC_MASK
-                    if child and walk(child, nxt):
+                    if child and (child, nxt) not in dead and walk(child, nxt):
                         any_found = True
                     prefix.pop()
             if node & IS_END_BIT:
@@ -410,7 +413,7 @@ def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None =
             pass
     if backwards:
         found = sorted(w[::-1] for w in found)
-    return [Found(w) for w in found[:limit]]
+    return [Found(tuple(w)) for w in found[:limit]]
 
 
 @dataclass(frozen=True)
