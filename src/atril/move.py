@@ -167,8 +167,8 @@ class Move:
         text = self.notation(machine=True)
         if "[" not in text:
             coord, word = text.split(" ")
-            first = 1 if word[0] in "(" else 0
-            text = f"{coord} {word[:first]}[{word[first]}]{word[first + 1:]}"
+            i = next(i for i, c in enumerate(word) if c.isalpha())
+            text = f"{coord} {word[:i]}[{word[i]}]{word[i + 1:]}"
         return text
 
     def _human_round_trips(self) -> bool:
