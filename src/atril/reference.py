@@ -26,14 +26,18 @@ __all__ = ["best", "generate"]
 _INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _index(lexicon) -> tuple[frozenset, frozenset]:
-    """The lexicon's words and all their prefixes, as tuples of letter codes (cached)."""
+def _index(lexicon) -> tuple[frozenset, dict]:
+    """The lexicon's words, and each prefix of a word with the letters that may follow it,
+    as tuples of letter codes (cached per lexicon)."""
     try:
         return _INDEX[lexicon]
     except (KeyError, TypeError):
         pass
     words = frozenset(tuple(w) for w in lexicon.words())
-    prefixes = frozenset(w[:i] for w in words for i in range(1, len(w) + 1))
+    prefixes: dict[tuple[int, ...], set[int]] = {}
+    for w in words:
+        for i in range(len(w)):
+            prefixes.setdefault(w[:i], set()).add(w[i])
     try:
         _INDEX[lexicon] = (words, prefixes)
     except TypeError:
@@ -71,7 +75,7 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
     return MoveList(b"".join(_pack(e, r) for e, r in _order(valued)[:n]), rack_t)
 
 
-def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: frozenset):
+def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: dict):
     """Record tuples (as ``movegen.RECORD`` without the equity) of every legal placement."""
     squares = board.squares
     first_move = not any(squares)
@@ -82,16 +86,15 @@ def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: froz
         """Fill ``cells[pos]`` every possible way and go on to the right."""
         sq = cells[pos]
         on_board = squares[sq]
+        following = prefixes.get(letters, ())
         if on_board:
-            options = [(on_board, None)]
+            options = [(on_board, None)] if on_board & ~T.BLANK_BIT in following else []
         else:
-            options = [(t, t) for t in sorted(counts) if t and counts[t]]
+            options = [(t, t) for t in sorted(following) if counts[t]]
             if counts[T.BLANK]:
-                options += [(t | T.BLANK_BIT, T.BLANK) for t in range(1, T.ALPHABET_SIZE)]
+                options += [(t | T.BLANK_BIT, T.BLANK) for t in sorted(following)]
         for tile, used in options:
-            word = letters + (T.letter_of(tile),)
-            if word not in prefixes:
-                continue
+            word = letters + (tile & ~T.BLANK_BIT,)
             if used is not None:
                 key = (sq, word[-1], across)
                 if key not in cross_ok:

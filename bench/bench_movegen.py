@@ -1,0 +1,101 @@
+"""Move generator speed on the BENCH.md positions (full ES09), next to Quackle's figures.
+
+    .venv/bin/python bench/bench_movegen.py [--runs 200] [--positions 200]
+
+For P1–P4: placements (exchanges excluded, as Quackle counts), the median time of
+``movegen.generate`` (every move scored and sorted; candidates are made lazily), of
+``generate`` plus reading every score, and of ``movegen.best`` (top move by score). Then
+positions per second over a fixed seeded set of mid-game positions from random self-play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from atril import movegen
+from atril import tiles as T
+from atril.board import Board
+from atril.cgp import loads
+from atril.lexicon import Lexicon
+from atril.rules import apply_play, check_play
+
+# BENCH.md: CGP, Quackle placements, all-moves ms, best-move ms.
+POSITIONS = {
+    "P1": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRSTN/ 0/0 0", 1376, 0.75, 0.15),
+    "P2": ("15/15/15/15/8C6/8A6/6N1[LL]AVE3/5[CH]ICO6/6Ñ8/3PE[rr]O8/15/15/15/15/15 "
+           "[RR]AEIST?/ 0/0 0", 18349, 19.0, 6.0),
+    "P3": ("15/15/15/15/15/5ZO[RR]OS5/5U3U5/3JAMON1E5/3E1O3L5/3F5O5/3EXITO7/7[LL]7/4CAÑA7/15/15 "
+           "QUEDAST/ 0/0 0", 550, 0.21, 0.09),
+    "P4": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 [CH][LL]AEOR?/ 0/0 0", 5516, 2.4, 0.7),
+}
+
+
+def median_ms(fn, runs: int) -> float:
+    fn()  # warm caches
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000
+
+
+def midgame_positions(lexicon: Lexicon, count: int, seed: int = 2026) -> list[tuple[Board, tuple]]:
+    """Boards after 4–14 turns of greedy-ish random self-play, with the rack to move."""
+    rng = random.Random(seed)
+    out: list[tuple[Board, tuple]] = []
+    while len(out) < count:
+        board = Board()
+        bag = [t for t, n in enumerate(T.COUNTS) for _ in range(n)]
+        rng.shuffle(bag)
+        rack: list[int] = []
+        for turn in range(14):
+            while len(rack) < T.RACK_SIZE and bag:
+                rack.append(bag.pop())
+            if turn >= 4:
+                out.append((board.copy(), tuple(rack)))
+            moves = movegen.best(board, rack, lexicon, n=5)
+            if not len(moves):
+                break
+            chosen = moves[rng.randrange(len(moves))]
+            apply_play(board, check_play(board, chosen.move))
+            for t in chosen.used:
+                rack.remove(t)
+    return out[:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200, help="timed runs per position")
+    parser.add_argument("--positions", type=int, default=200, help="mid-game positions")
+    args = parser.parse_args()
+    lexicon = Lexicon.load("ES09")
+    print(f"atril {'C' if movegen._native else 'referencia'}, ES09, mediana de {args.runs} "
+          "ejecuciones (ms); Quackle entre corchetes")
+    print(f"{'pos':4} {'jugadas':>14} {'todas':>16} {'todas+leer':>11} {'mejor':>15}  mejor jugada")
+    for name, (cgp, q_count, q_all, q_best) in POSITIONS.items():
+        pos = loads(cgp)
+        board, rack = pos.board, pos.rack
+        moves = movegen.generate(board, rack, lexicon)
+        t_all = median_ms(lambda: movegen.generate(board, rack, lexicon), args.runs)
+        t_read = median_ms(lambda: movegen.generate(board, rack, lexicon).scores(), args.runs)
+        t_best = median_ms(lambda: movegen.best(board, rack, lexicon), args.runs)
+        print(f"{name:4} {len(moves):>6} [{q_count:>5}] {t_all:>7.3f} [{q_all:>5}] {t_read:>11.3f} "
+              f"{t_best:>6.3f} [{q_best:>5}]  {moves[0]}")
+    positions = midgame_positions(lexicon, args.positions)
+    for label, fn in (("todas", lambda b, r: movegen.generate(b, r, lexicon)),
+                      ("mejor", lambda b, r: movegen.best(b, r, lexicon))):
+        t = time.perf_counter()
+        total = 0
+        for board, rack in positions:
+            total += len(fn(board, rack))
+        dt = time.perf_counter() - t
+        print(f"{len(positions)} posiciones de medio juego, {label}: {len(positions) / dt:,.0f} "
+              f"posiciones/s ({total} jugadas)")
+
+
+if __name__ == "__main__":
+    main()
