@@ -325,7 +325,8 @@ def test_cli_text_and_limits():
 
 @pytest.mark.parametrize("args", [["anagram", "kiwi"], ["pattern", "[AE"], ["pattern", "c$"],
                                   ["hooks", "w"], ["list", "--length", "x"], ["list"],
-                                  ["anagram", "???"], ["list", "--length", "3-2"]])
+                                  ["anagram", "???"], ["list", "--length", "3-2"],
+                                  ["list", "--contains", "A" * 16]])
 def test_cli_bad_input_is_a_message(args):
     result = run(*args)
     assert result.exit_code == 2 and "Traceback" not in result.output

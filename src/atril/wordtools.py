@@ -455,6 +455,8 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
     kwg = kwg_of(source)
     if isinstance(contains, str):
         contains = parse_word(contains) if contains.strip() else ()
+    if len(contains) > MAX_TILES:
+        raise InvalidTextError(f"ninguna palabra tiene más de {MAX_TILES} fichas")
     need = _counts(contains)
     needed = sum(need)
     if min_length < 1 or max_length < min_length:
@@ -462,11 +464,20 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
     nodes = kwg.nodes
     found: list[Found] = []
     prefix: list[int] = []
+    # Sub-lists known to hold no result for a given remaining need (and depth, when lengths
+    # are bounded): the DAWG shares suffixes, so a word list with "contains" skips most of it.
+    depth_matters = min_length > 1 or max_length < MAX_TILES
+    dead: set[tuple[int, int, int]] = set()
+    need_key = sum(k << (4 * t) for t, k in enumerate(need))  # a digit per tile (k ≤ 15)
 
-    def walk(arc: int) -> None:
-        nonlocal needed
-        i = arc
+    def walk(arc: int) -> bool:
+        nonlocal needed, need_key
         depth = len(prefix) + 1
+        key = (arc, need_key, depth if depth_matters else 0)
+        if key in dead:
+            return False
+        any_found = False
+        i = arc
         while True:
             node = nodes[i]
             t = node >> 24
@@ -474,20 +485,26 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
             if took:
                 need[t] -= 1
                 needed -= 1
+                need_key -= 1 << (4 * t)
             if depth + needed <= max_length:
                 prefix.append(t)
                 if node & ACCEPTS_BIT and not needed and depth >= min_length:
                     found.append(Found(tuple(prefix)))
+                    any_found = True
                 child = node & ARC_MASK
-                if child and depth < max_length:
-                    walk(child)
+                if child and depth < max_length and walk(child):
+                    any_found = True
                 prefix.pop()
             if took:
                 need[t] += 1
                 needed += 1
+                need_key += 1 << (4 * t)
             if node & IS_END_BIT:
-                return
+                break
             i += 1
+        if not any_found:
+            dead.add(key)
+        return any_found
 
     if kwg.dawg_root:
         walk(kwg.dawg_root)
