@@ -48,3 +48,4 @@ from . import core  # noqa: E402,F401
 from . import engine  # noqa: E402,F401
 from . import words  # noqa: E402,F401
 from . import web  # noqa: E402,F401
+from . import game  # noqa: E402,F401

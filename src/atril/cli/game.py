@@ -1,0 +1,113 @@
+"""``atril selfplay`` (the computer against itself) and ``atril play`` (a game in the terminal)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+from tqdm import tqdm
+
+from .. import players as P
+from .. import tiles as T
+from ..board import square_name
+from ..game import Game
+from ..lexicon import Lexicon
+from ..move import THROUGH
+from ..ruleset import Ruleset
+from . import echo_json, main
+from .core import lexicon_option
+
+
+def game_json(game: Game) -> dict:
+    """One finished game as ``atril selfplay --json`` writes it (``placed`` as ``atril moves``)."""
+    totals = [0, 0]
+    turns = []
+    for turn in game.history:
+        totals[turn.player] += turn.points
+        placed = [[square_name(sq), T.tile_to_machine(t)]
+                  for sq, t in zip(turn.move.squares(), turn.move.tiles)
+                  if turn.move.is_play and t != THROUGH]
+        turns.append({"player": turn.player, "rack": T.to_machine(turn.rack), "type": turn.kind,
+                      "notation": turn.notation(), "placed": placed, "score": turn.score,
+                      "cumulative": list(totals)})
+    result = game.result
+    adjustments = [0, 0]
+    for adj in result.adjustments:
+        adjustments[adj.player] += adj.points
+    return {"players": list(game.players), "seed": game.seed, "turns": turns,
+            "end": {"reason": result.reason, "article": result.article,
+                    "adjustments": adjustments},
+            "final": list(result.scores)}
+
+
+def _player_names(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if len(names) != 2:
+        raise click.BadParameter("dos jugadores separados por una coma, p. ej. equity,greedy")
+    for n in names:
+        if n not in P.LEVELS:
+            raise click.BadParameter(f"«{n}» no es un jugador; los hay: {', '.join(P.LEVELS)}")
+    return names
+
+
+@main.command()
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Cuántas partidas (por parejas: la misma bolsa con los asientos cambiados).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Semilla de la primera bolsa.")
+@click.option("--players", "player_list", default="equity,greedy", show_default=True,
+              help=f"Los dos jugadores: {', '.join(P.LEVELS)}.")
+@click.option("--ruleset", default=None, type=click.Choice(Ruleset.names(), case_sensitive=False),
+              help="Reglamento (por defecto FISE2009).")
+@lexicon_option
+@click.option("--json", "as_json", is_flag=True, help="Un objeto JSON por partida.")
+def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
+    """Partidas del ordenador contra sí mismo, con barra de progreso en stderr."""
+    names = _player_names(player_list)
+    lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
+    engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}") for k, n in enumerate(names)]
+    wins, points, turns = [0, 0], [0, 0], 0
+    start = time.perf_counter()
+    for game, seats in tqdm(P.match(engines, games, seed=seed, lexicon=lexicon, ruleset=ruleset),
+                            total=games, unit="partida", file=sys.stderr, disable=None,
+                            leave=False):
+        turns += len(game.history)
+        for seat, k in enumerate(seats):
+            points[k] += game.result.scores[seat]
+        if game.result.winner is not None:
+            wins[seats[game.result.winner]] += 1
+        if as_json:
+            echo_json(game_json(game))
+    seconds = time.perf_counter() - start
+    if as_json:
+        return
+    draws = games - sum(wins)
+    for k, name in enumerate(names):
+        click.echo(f"{k + 1}. {name:<13} {wins[k]:>6} victorias ({100 * wins[k] / games:5.1f} %)"
+                   f"   media {points[k] / games:6.1f} puntos")
+    click.echo(f"   empates       {draws:>6}")
+    click.echo(f"{games} partidas, {turns} turnos en {seconds:.1f} s: "
+               f"{turns / seconds:.0f} turnos/s")
+
+
+@main.command()
+@click.option("--vs", "opponent", default="equity", show_default=True,
+              type=click.Choice([*P.LEVELS, "humano"], case_sensitive=False),
+              help="Contra quién: un nivel del ordenador o «humano» (dos personas, un teclado).")
+@click.option("--ruleset", default=None, type=click.Choice(Ruleset.names(), case_sensitive=False),
+              help="Reglamento (por defecto FISE2009).")
+@click.option("--clock", "minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="MIN", help="Reloj de ajedrez: minutos por jugador (art. 34).")
+@click.option("--seed", default=None, help="Semilla de la bolsa (partida reproducible).")
+@click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True,
+              help="Idioma de los mensajes.")
+@click.option("--save", "save_path", default=None, metavar="FICHERO.gcg",
+              help="Guarda la partida en GCG al terminar o al salir.")
+@lexicon_option
+def play(opponent, ruleset, minutes, seed, lang, save_path, lexicon_spec) -> None:
+    """Juega una partida en la terminal, contra el ordenador o entre dos personas."""
+    from ..terminal import run
+    lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
+    run(click.get_text_stream("stdin"), click.get_text_stream("stdout"), opponent=opponent.lower(),
+        ruleset=ruleset, clock_minutes=minutes, seed=seed, lang=lang, save=save_path,
+        lexicon=lexicon)

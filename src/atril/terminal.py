@@ -1,0 +1,301 @@
+"""A game in the terminal: a person against the computer, or two people at one keyboard.
+
+``run(stdin, stdout, ...)`` plays a whole game over two text streams, so tests drive it with
+scripted lines; ``atril play`` calls it with the real terminal. Every line typed is either a
+command (``ayuda`` lists them) or a move in Spanish notation (``H8 CASA``, ``cambio XY``,
+``paso``); anything else gets a message saying what was expected, and the game goes on.
+
+The computer never tells whether a word is valid except as a challenge verdict (art. 40, 43).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from . import movegen
+from . import players as P
+from . import tiles as T
+from .clock import Clock
+from .errors import AtrilError
+from .game import VERDICTS, Game
+from .lexicon import Lexicon
+from .move import Move
+
+HUMAN = "humano"
+
+#: message key → (Spanish, English).
+MESSAGES: dict[str, tuple[str, str]] = {
+    "welcome": ("atril — Scrabble en español ({ruleset}). Escribe «ayuda» para ver las órdenes.",
+                "atril — Spanish Scrabble ({ruleset}). Type “help” for the commands."),
+    "starts": ("Empieza {name}.", "{name} starts."),
+    "help": ("Órdenes:\n"
+             "  H8 CASA      jugada (letra y número = horizontal, número y letra = vertical;\n"
+             "               minúscula = comodín; CH, LL y RR son una ficha)\n"
+             "  cambio XY    cambia esas fichas (art. 25)\n"
+             "  paso         pasa el turno (art. 26)\n"
+             "  impugnar     impugna la jugada pendiente del rival (art. 39)\n"
+             "  aceptar      acepta la jugada pendiente (art. 38)\n"
+             "  tablero      vuelve a mostrar el tablero\n"
+             "  planilla     muestra la planilla\n"
+             "  guardar F    guarda la partida en F (GCG)\n"
+             "  ayuda        esta ayuda\n"
+             "  salir        abandona la partida",
+             "Commands:\n"
+             "  H8 CASA      a play (letter then number = across, number then letter = down;\n"
+             "               lower case = blank; CH, LL and RR are one tile)\n"
+             "  cambio XY    exchange those tiles (art. 25)\n"
+             "  paso         pass (art. 26)\n"
+             "  impugnar     challenge the opponent's pending play (art. 39)\n"
+             "  aceptar      accept the pending play (art. 38)\n"
+             "  tablero      show the board again\n"
+             "  planilla     show the scoresheet\n"
+             "  guardar F    save the game to F (GCG)\n"
+             "  ayuda        this help\n"
+             "  salir        leave the game"),
+    "scores": ("{a}: {sa}   {b}: {sb}", "{a}: {sa}   {b}: {sb}"),
+    "clock": ("Reloj: {clock}", "Clock: {clock}"),
+    "bag": ("Bolsa: {n} fichas.  Sin ver: {unseen}", "Bag: {n} tiles.  Unseen: {unseen}"),
+    "rack": ("Atril de {name}: {rack}", "{name}'s rack: {rack}"),
+    "prompt": ("{name}> ", "{name}> "),
+    "pending": ("Jugada de {name} pendiente: {move} ({score}). «impugnar», «aceptar» o juega.",
+                "{name}'s play is pending: {move} ({score}). “impugnar”, “aceptar” or play."),
+    "played": ("{name} juega {move}: {score} puntos.", "{name} plays {move}: {score} points."),
+    "exchanged": ("{name} cambia {n} fichas.", "{name} exchanges {n} tiles."),
+    "passed": ("{name} pasa.", "{name} passes."),
+    "challenged": ("{name} impugna: {verdict}.", "{name} challenges: {verdict}."),
+    "withdrawn": ("La jugada se retira y {name} pierde el turno (art. 40).",
+                  "The play is withdrawn and {name} loses the turn (art. 40)."),
+    "accepted": ("Jugada aceptada.", "Play accepted."),
+    "no_pending": ("No hay ninguna jugada pendiente.", "There is no pending play."),
+    "error": ("No se puede: {error}", "Not possible: {error}"),
+    "unknown": ("No entiendo «{line}». Escribe una jugada («H8 CASA»), «cambio XY», «paso» o "
+                "«ayuda».",
+                "I don't understand “{line}”. Type a play (“H8 CASA”), “cambio XY”, “paso” "
+                "or “help”."),
+    "saved": ("Partida guardada en {path}.", "Game saved to {path}."),
+    "save_usage": ("Indica el fichero: «guardar partida.gcg».", "Name the file: “save game.gcg”."),
+    "save_failed": ("No se pudo guardar en {path}: {error}", "Could not save to {path}: {error}"),
+    "quit": ("Partida abandonada.", "Game abandoned."),
+    "over": ("Fin de la partida: {text} (art. {article}).",
+             "Game over: {text} (art. {article})."),
+    "final": ("Resultado: {a} {sa} – {b} {sb}. {winner}", "Result: {a} {sa} – {b} {sb}. {winner}"),
+    "wins": ("Gana {name}.", "{name} wins."),
+    "draw": ("Empate.", "A draw."),
+}
+
+#: what a person may type for each command, in either language.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "help": ("ayuda", "help", "?"),
+    "quit": ("salir", "quit", "exit"),
+    "sheet": ("planilla", "sheet", "scoresheet"),
+    "board": ("tablero", "board"),
+    "save": ("guardar", "save"),
+    "challenge": ("impugnar", "impugno", "challenge"),
+    "accept": ("aceptar", "acepto", "accept"),
+}
+_COMMAND_OF = {word: cmd for cmd, words in COMMANDS.items() for word in words}
+
+
+class Session:
+    """One game at the terminal; ``play()`` runs it to the end (or until ``salir``)."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, *, opponent: str = "equity",
+                 names: tuple[str, str] | None = None, ruleset: str | None = None,
+                 clock_minutes: float | None = None, seed: int | str | None = None,
+                 lang: str = "es", save: str | Path | None = None,
+                 lexicon: Lexicon | None = None):
+        self.stdin, self.stdout = stdin, stdout
+        self.lang = 1 if lang == "en" else 0
+        self.save_path = save
+        self.lexicon = lexicon or Lexicon.load()
+        lex = self.lexicon
+        if opponent == HUMAN:
+            self.computer = None
+            names = names or ("Jugador 1", "Jugador 2")
+        else:
+            self.computer = P.get(opponent, lexicon=lex, seed=seed)
+            names = names or ("Tú" if self.lang == 0 else "You", "atril")
+        self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
+                         clock=None if clock_minutes is None else Clock(clock_minutes),
+                         can_play=lambda board, rack: len(movegen.best(board, rack, lex)) > 0)
+
+    # -- output -------------------------------------------------------------------------------
+    def say(self, key: str, **fields) -> None:
+        self.stdout.write(MESSAGES[key][self.lang].format(**fields) + "\n")
+        self.stdout.flush()
+
+    def is_computer(self, seat: int) -> bool:
+        return self.computer is not None and seat == 1
+
+    def show(self) -> None:
+        """Board with premiums, scores, clock, bag, unseen tiles and the rack of who moves."""
+        game = self.game
+        self.stdout.write(game.board.render(premiums=True) + "\n")
+        a, b = game.players
+        self.say("scores", a=a, sa=game.scores[0], b=b, sb=game.scores[1])
+        if game.clock is not None:
+            self.say("clock", clock=game.clock)
+        unseen = game.unseen()
+        self.say("bag", n=len(game.bag),
+                 unseen=" ".join(T.tile_to_human(t) * n for t, n in
+                                 sorted(enumerate(unseen), key=lambda x: (x[0] == 0, x[0])) if n))
+        p = game.player_to_move
+        self.say("rack", name=game.players[p],
+                 rack=" ".join(T.tile_to_human(t) for t in sorted(
+                     game.racks[p], key=lambda t: (t == T.BLANK, t))))
+        if game.pending is not None:
+            turn = game.pending
+            self.say("pending", name=game.players[turn.player], move=turn.notation(),
+                     score=turn.score)
+
+    # -- the game -----------------------------------------------------------------------------
+    def play(self) -> Game:
+        game = self.game
+        self.say("welcome", ruleset=game.ruleset.title)
+        self.say("starts", name=game.players[game.first])
+        show = True
+        while not game.is_over():
+            if self.is_computer(game.player_to_move):
+                self.computer_turn()
+                show = True
+                continue
+            if show:
+                self.show()
+            self.prompt()
+            line = self.stdin.readline()
+            if not line:  # end of input: as «salir»
+                self.say("quit")
+                self.save()
+                return game
+            outcome = self.command(line.strip())
+            if outcome == "quit":
+                self.say("quit")
+                self.save()
+                return game
+            show = outcome == "moved"
+        self.finish()
+        return game
+
+    def prompt(self) -> None:
+        self.stdout.write(MESSAGES["prompt"][self.lang].format(
+            name=self.game.players[self.game.player_to_move]))
+        self.stdout.flush()
+
+    def command(self, line: str) -> str:
+        """Act on one typed line; returns ``moved``, ``quit`` or ``stay``."""
+        if not line:
+            return "stay"
+        word, _, rest = line.partition(" ")
+        cmd = _COMMAND_OF.get(word.lower())
+        game = self.game
+        try:
+            if cmd == "help":
+                self.say("help")
+            elif cmd == "quit":
+                return "quit"
+            elif cmd == "sheet":
+                from .scoresheet import Scoresheet
+                self.stdout.write(Scoresheet.from_game(game).to_text() + "\n")
+            elif cmd == "board":
+                return "moved"
+            elif cmd == "save":
+                if not rest.strip():
+                    self.say("save_usage")
+                else:
+                    self.save(rest.strip())
+            elif cmd in ("challenge", "accept"):
+                if game.pending is None:
+                    self.say("no_pending")
+                    return "stay"
+                self.respond(challenge=cmd == "challenge")
+                return "moved"
+            elif self.move(line):
+                return "moved"
+        except ValueError as exc:  # every atril error; the game goes on
+            article = getattr(exc, "article", None)
+            self.say("error", error=f"{exc}" + (f" (art. {article})" if article and
+                                                 f"art. {article}" not in str(exc) else ""))
+        return "stay"
+
+    def move(self, line: str) -> bool:
+        """A play, exchange or pass typed by the player to move; False if it was no move."""
+        try:
+            move = Move.parse(line)
+        except AtrilError as exc:
+            if len(line.split()) == 1:
+                self.say("unknown", line=line)
+            else:
+                self.say("error", error=exc)
+            return False
+        game = self.game
+        p = game.player_to_move
+        turn = game.play(move)
+        self.report(turn, p)
+        if game.pending is not None and self.is_computer(game.player_to_move):
+            self.computer_responds()
+        return True
+
+    def report(self, turn, p: int) -> None:
+        name = self.game.players[p]
+        if turn.kind == "play":
+            self.say("played", name=name, move=turn.notation(), score=turn.score)
+        elif turn.kind == "exchange":
+            self.say("exchanged", name=name, n=len(turn.move.tiles))
+        else:
+            self.say("passed", name=name)
+
+    def respond(self, *, challenge: bool) -> None:
+        """The player to move challenges or accepts the pending play (art. 38–40)."""
+        game = self.game
+        mover = game.pending.player
+        if not challenge:
+            game.accept()
+            self.say("accepted")
+            return
+        valid = game.challenge()
+        self.say("challenged", name=game.players[1 - mover], verdict=VERDICTS[valid])
+        if not valid:
+            self.say("withdrawn", name=game.players[mover])
+
+    def computer_responds(self) -> None:
+        if self.computer.challenges(self.game):
+            self.respond(challenge=True)
+        else:
+            self.game.accept()
+
+    def computer_turn(self) -> None:
+        game = self.game
+        if game.pending is not None:  # a person's play waits for the computer (art. 38)
+            self.computer_responds()
+            return
+        turn = game.play(self.computer.choose(game))  # a play waits for the person's answer
+        self.report(turn, 1)
+
+    def save(self, path: str | Path | None = None) -> None:
+        path = path or self.save_path
+        if not path:
+            return
+        from . import gcg
+        try:
+            Path(path).write_text(gcg.dumps(self.game), encoding="utf-8")
+        except OSError as exc:
+            self.say("save_failed", path=path, error=exc.strerror or exc)
+            return
+        self.say("saved", path=path)
+
+    def finish(self) -> None:
+        game = self.game
+        result = game.result
+        self.stdout.write(game.board.render(premiums=True) + "\n")
+        self.say("over", text=result.text, article=result.article)
+        winner = (MESSAGES["draw"][self.lang] if result.winner is None else
+                  MESSAGES["wins"][self.lang].format(name=game.players[result.winner]))
+        a, b = game.players
+        self.say("final", a=a, sa=result.scores[0], b=b, sb=result.scores[1], winner=winner)
+        self.save()
+
+
+def run(stdin: TextIO, stdout: TextIO, **options) -> Game:
+    """Play one game over these streams (options as ``Session``); returns the game."""
+    return Session(stdin, stdout, **options).play()
