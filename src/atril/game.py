@@ -638,7 +638,9 @@ class Game:
                 kwargs = {} if time_source is None else {"time_source": time_source}
                 game.clock = Clock.from_dict(data["clock"], **kwargs)
             return game
-        except (KeyError, TypeError, IndexError) as exc:
+        except AtrilError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise AtrilError(f"partida guardada incompleta o mal formada: {exc!r}") from None
 
     def __repr__(self) -> str:
