@@ -197,3 +197,13 @@ def test_a_draw_has_no_winner():
     for _ in range(4):
         game.pass_()
     assert game.result.winner is None and game.result.scores == (-7, -7)
+
+
+def test_declaring_after_the_clock_ended_the_game_returns_that_result():  # art. 45.5
+    from atril.clock import Clock
+    now = [0.0]
+    game = Game(clock=Clock(60, game_minutes=1, time_source=lambda: now[0]), draws=["CASAEIO"])
+    now[0] = 61.0
+    assert game.declare_time_up().reason == "time"
+    with pytest.raises(IllegalMoveError):
+        game.declare_blocked()  # over is over

@@ -186,3 +186,12 @@ def test_damaged_records_fail_cleanly(data):  # a fuzz corpus in miniature: neve
         loads(text[:i] + junk + text[j:])
     except GcgError as exc:
         assert exc.line is None or exc.line >= 1
+
+
+def test_overtime_of_the_player_who_went_out():  # art. 35, 45.4
+    game = finished_by("out")
+    out = game.history[-1].player
+    game.record_overtime(out, 2)
+    text = dumps(game)
+    assert f">{game.players[out]}: (time) -20 {game.result.scores[out]}" in text
+    same_game(game, loads(text, ruleset=game.ruleset, lexicon=game.lexicon))

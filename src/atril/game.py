@@ -312,11 +312,14 @@ class Game:
     # -- acting -----------------------------------------------------------------------------------
     def _begin(self) -> None:
         """Before any action: acting accepts a pending play (art. 38), time may end the game."""
+        self._settle()
+        self._check_open()
+
+    def _settle(self) -> None:
         self._check_open()
         if self.pending is not None:
             self.accept()
         self.check_time()
-        self._check_open()
 
     def play(self, move: Move | str) -> Turn:
         """Make a move for the player to move. A play is placed, scored and left ``pending``
@@ -470,7 +473,9 @@ class Game:
     def declare_blocked(self) -> Result:
         """Neither player can place a tile (art. 45.1): the program cannot know without a move
         generator, so the caller declares it (a ``can_play`` hook is consulted if given)."""
-        self._begin()
+        self._settle()
+        if self.result is not None:
+            return self.result
         if self.can_play is not None and any(self.can_play(self.board, r) for r in self.racks):
             raise IllegalMoveError("todavía hay un jugador que puede colocar fichas", "45.1")
         return self._finish("blocked")
@@ -478,7 +483,9 @@ class Game:
     def declare_time_up(self) -> Result:
         """The game's time limit ran out on an outside clock (art. 30, 45.5). If the turns are
         not equal, the second player must still play one turn: call this after it."""
-        self._begin()
+        self._settle()
+        if self.result is not None:
+            return self.result
         if self.player_to_move != self.first:
             raise IllegalMoveError(
                 f"{self.players[self.player_to_move]} debe jugar para igualar los turnos", "30")
