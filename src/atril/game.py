@@ -371,11 +371,11 @@ class Game:
         if self.challenge_mode != SINGLE:
             raise IllegalMoveError("en esta partida no se impugna: las jugadas no válidas se "
                                    "rechazan al hacerlas", "39")
+        if valid is None and self.lexicon is None:
+            raise AtrilError("sin léxico no se puede juzgar la jugada: indica el veredicto")
         if self.clock is not None:
             self.clock.stop()  # art. 34.2
         if valid is None:
-            if self.lexicon is None:
-                raise AtrilError("sin léxico no se puede juzgar la jugada: indica el veredicto")
             valid = self._valid(self._pending_play)
         turn = self.pending
         if valid:
@@ -395,7 +395,8 @@ class Game:
                    for w in scored.words)
 
     def _complete(self, turn: Turn) -> None:
-        drawn = self._draw(len(turn.rack) - len(self.racks[turn.player]))
+        """The play stands: the player draws back up to seven while the bag lasts (art. 32)."""
+        drawn = self._draw(T.RACK_SIZE - len(self.racks[turn.player]))
         self.racks[turn.player] = tuple(sorted(self.racks[turn.player] + drawn))
         self.pending = self._pending_play = None
         self._finish_turn(replace(turn, drawn=drawn))
