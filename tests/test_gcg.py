@@ -140,6 +140,7 @@ def test_ruleset_is_an_argument():
     (">Ana: AACEIOS 8H CASA +12", 9),               # incomplete
     (">Pepe: AACEIOS 8H CASA +12 12", 9),           # unknown player
     ("nonsense", 9),
+    (">Ana: AACEIOS - +0 --5", 9),                  # not a number
     (">Ana: AACEIOS 8H CASA +12 12\n>Ana: AACEIOS (challenge) +5 12", 10),  # no bonus in Spanish
     (">Ana: AACEIOS -7 +0 0", 9),                   # exchanged tiles unknown
     (">Ana: AACEIOS - +0 0\n>Ana: AACEIOS - +0 0", 10),  # out of turn

@@ -105,7 +105,7 @@ class _Event:
 
 
 _EVENT = re.compile(r"^>([^:\s]+):\s*(.*)$")
-_SCORE = re.compile(r"^[+-]\d+$")
+_SCORE = re.compile(r"^[+-]?\d+$")
 
 
 def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=None) -> Game:
@@ -180,7 +180,7 @@ def _rack(text: str, line: int) -> tuple[int, ...]:
 
 
 def _number(text: str, line: int) -> int:
-    if not _SCORE.match(text) and not text.lstrip("-").isdigit():
+    if not _SCORE.match(text):
         raise GcgError(f"se esperaba una puntuación, no «{text}»", line)
     return int(text)
 
