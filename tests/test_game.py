@@ -386,3 +386,12 @@ def test_turn_repr():
     game.play("H8 CASA")
     game.accept()
     assert repr(game.history[0]) == "<Turn 0 play 'H8 CASA' rack='AACEIOS' score=12, drawn='BBDX'>"
+
+
+def test_module_examples():
+    import doctest
+
+    import atril.game
+    import atril.ruleset
+    for module in (atril.game, atril.ruleset):
+        assert doctest.testmod(module).failed == 0

@@ -36,6 +36,18 @@ verdict is only "jugada correcta" or "jugada no válida" (art. 40), never which 
 play goes back to the rack, scores 0 and loses the turn; a failed challenge costs nothing.
 With ``challenge="void"`` a play with an invalid word is refused as "jugada no válida" and the
 player tries again. Nothing else in this module tells whether a word is valid (art. 43).
+
+Where the texts are silent, this module decides:
+
+- 45.3 counts passes, withdrawn plays and exchanges, as written; a play that scores 0 (two
+  blanks) is a play, not a scoreless turn.
+- 45.1 is checked automatically only when the bag is empty and a ``can_play`` hook is given
+  (with tiles in the bag a player can still exchange); otherwise it is declared.
+- Overtime points (art. 35) come off in every ending, 45.5 included; losing on overtime (FILE
+  2024) leaves the scores as they stand, penalty included, and the other player wins.
+- The first play must cover H8 (art. 6); the opponent's option of art. 20 to accept it anyway
+  is not offered.
+- The last play of the game waits for acceptance like any other: the game ends when it stands.
 """
 
 from __future__ import annotations
