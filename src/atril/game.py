@@ -113,11 +113,6 @@ class Turn:
     def points(self) -> int:
         return self.score if self.kind == PLAY else 0
 
-    @property
-    def is_pass_like(self) -> bool:
-        """Scoresheet ``P`` or ``I`` (art. 45.2 counts both when the ruleset says so)."""
-        return self.kind in (PASS, WITHDRAWN)
-
     def notation(self) -> str:
         """Spanish notation, tiles already on the board in parentheses: ``H8 CA(S)A``."""
         if self.kind == EXCHANGE:
@@ -275,9 +270,6 @@ class Game:
         return Position(board=self.board.copy(), racks=(self.racks[p], self.racks[1 - p]),
                         scores=(self.scores[p], self.scores[1 - p]),
                         zero_turns=_streak(self.history, (PASS, WITHDRAWN, EXCHANGE)), ops=ops)
-
-    def turns_played(self, player: int) -> int:
-        return sum(1 for t in self.history if t.player == player)
 
     # -- checks -----------------------------------------------------------------------------------
     def check(self, move: Move | str) -> ScoredPlay | None:
