@@ -328,3 +328,23 @@ def test_remote_clock_waits_for_the_invited_player(client):
     assert_error(r, 409)
     joined = view(client, game_id, tokens["1"])
     assert not joined["waiting_for_rival"] and joined["clock"]["remaining"][0] <= 600
+
+
+def test_actions_over_the_websocket(client):
+    game_id, tokens = new_game(client)
+    state = view(client, game_id, tokens["0"])
+    token = tokens[str(state["to_move"])]
+    with client.websocket_connect(f"/ws/partidas/{game_id}?t={token}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_text("{roto")
+        assert ws.receive_json() == {"type": "error", "status": 400, "article": None,
+                                     "error": "el mensaje no es JSON válido"}
+        ws.send_json({"action": "play", "placed": [["A1", "A"], ["A2", "B"]]})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] in (422, 400)
+        ws.send_json({"action": "pass", "version": state["version"]})
+        assert ws.receive_json()["state"]["sheet"][-1]["text"] == "P"
+        done = ws.receive_json()
+        assert done["type"] == "done" and done["version"] == state["version"] + 1
+        ws.send_json({"action": "pass", "version": state["version"]})  # not their turn now
+        assert ws.receive_json()["status"] == 409

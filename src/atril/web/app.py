@@ -9,7 +9,8 @@ API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4
 - ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", "placed"|"move"|"tiles"}``
 - ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record (GCG)
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
-- ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change
+- ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
+  with an action (the POST body without the token) acts, answered ``done`` or ``error``
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from importlib import resources
 from typing import Any
 
@@ -34,11 +36,10 @@ from ..errors import AtrilError
 from ..ruleset import Ruleset
 from . import computer
 from .analysis import analyse
-from .games import ApiError, Changed, Games
+from .games import COMPUTER, ApiError, Changed, Games
 from .lexicons import Lexicons
 from .live import Hub
 from .store import NotFound, Store, open_store
-from .views import seat_view
 
 log = logging.getLogger("atril.web")
 STATIC = resources.files("atril.web") / "static"
@@ -49,11 +50,7 @@ def create_app(db: str | None = None) -> Starlette:
     store = open_store(db)
     games = Games(store, Lexicons(store))
 
-    def render(game_id: str, version: int, doc: dict):
-        game = games.game(game_id, version, doc)
-        return lambda seat: seat_view(game_id, version, doc, game, seat)
-
-    hub = Hub(store, render)
+    hub = Hub(store, games.render)
     api = _Api(games, hub)
 
     @contextlib.asynccontextmanager
@@ -135,7 +132,8 @@ class _Api:
         links = {seat: f"/partida/{game_id}?t={tok}" for seat, tok in tokens.items()}
         own = links.get("0") or links["both"]
         body = {"id": game_id, "url": own, "invite": links.get("1"), "tokens": tokens}
-        self._after(game_id)
+        if options.get("mode", COMPUTER) == COMPUTER:
+            self._after(game_id)
         return JSONResponse(body, status_code=201)
 
     async def state(self, request: Request) -> Response:
@@ -145,17 +143,27 @@ class _Api:
         if changed is not None:
             await self._publish(game_id, changed)
             version, doc = changed.version, changed.doc
-        game = await run_in_threadpool(self.games.game, game_id, version, doc)
-        return JSONResponse(seat_view(game_id, version, doc, game, seat))
+        view = await run_in_threadpool(self.games.render, game_id, version, doc, full=True)
+        return JSONResponse(view(seat))
 
     async def action(self, request: Request) -> Response:
+        """Make a move; ``Server-Timing: act;dur=ms`` says how long the server took (checks,
+        storage and live updates included; the computer's reply comes later)."""
+        start = time.perf_counter()
         game_id = request.path_params["game_id"]
         body = await _json(request)
+        changed = await self._act(game_id, body)
+        view = self.games.render(game_id, changed.version, changed.doc)
+        response = JSONResponse(view(self.games.seat(changed.doc, body.get("t"))))
+        response.headers["Server-Timing"] = f"act;dur={(time.perf_counter() - start) * 1000:.2f}"
+        return response
+
+    async def _act(self, game_id: str, body: Any) -> Changed:
         changed = await run_in_threadpool(self.games.act, game_id, body)
-        seat = self.games.seat(changed.doc, body.get("t"))
         await self._publish(game_id, changed)
-        self._after(game_id)
-        return JSONResponse(seat_view(game_id, changed.version, changed.doc, changed.game, seat))
+        if changed.doc["meta"]["computer"] is not None:
+            self._after(game_id)
+        return changed
 
     async def gcg(self, request: Request) -> Response:
         from ..gcg import dumps
@@ -186,15 +194,37 @@ class _Api:
         await ws.accept()
         self.hub.join(game_id, ws, seat)
         try:
-            game = await run_in_threadpool(self.games.game, game_id, version, doc)
-            await ws.send_json({"type": "state",
-                                "state": seat_view(game_id, version, doc, game, seat)})
-            while True:  # the page only listens; a message is a keep-alive
-                await ws.receive_text()
+            view = await run_in_threadpool(self.games.render, game_id, version, doc)
+            await ws.send_json({"type": "state", "state": view(seat)})
+            while True:
+                text = await ws.receive_text()
+                if text != "ping":  # the page's keep-alive
+                    await self._socket_action(ws, game_id, ws.query_params.get("t"), text)
         except WebSocketDisconnect:
             pass
         finally:
             self.hub.leave(game_id, ws)
+
+    async def _socket_action(self, ws: WebSocket, game_id: str, token: str | None,
+                             text: str) -> None:
+        """An action sent over the WebSocket (as the HTTP body, without the token): the new
+        state reaches every client; the sender also gets ``done`` (or ``error``)."""
+        start = time.perf_counter()
+        try:
+            body = json.loads(text)
+            if not isinstance(body, dict):
+                raise ApiError(400, "se esperaba un objeto JSON")
+            changed = await self._act(game_id, {**body, "t": token})
+        except ValueError:
+            reply = {"type": "error", "status": 400, "article": None,
+                     "error": "el mensaje no es JSON válido"}
+        except ApiError as exc:
+            reply = {"type": "error", "status": exc.status, "error": exc.message,
+                     "article": exc.article}
+        else:
+            reply = {"type": "done", "version": changed.version,
+                     "server_ms": round((time.perf_counter() - start) * 1000, 2)}
+        await ws.send_json(reply)
 
     # -- helpers ------------------------------------------------------------------------------
     async def _seat(self, game_id: str, token: str | None) -> tuple[int, dict, Any]:
@@ -214,17 +244,22 @@ class _Api:
         task.add_done_callback(self.tasks.discard)
 
     async def _computer(self, game_id: str) -> None:
-        try:
-            while True:
+        conflicts = 0
+        while conflicts < 5:
+            try:
                 changed = await run_in_threadpool(self.games.computer_turn, game_id)
-                if changed is None:
+            except ApiError as exc:
+                if exc.status != 409:
+                    log.warning("el ordenador no pudo jugar en %s: %s", game_id, exc.message)
                     return
-                await self._publish(game_id, changed)
-        except ApiError as exc:
-            if exc.status != 409:  # 409: a person acted first; their request starts us again
-                log.warning("el ordenador no pudo jugar en %s: %s", game_id, exc.message)
-        except Exception:
-            log.exception("el ordenador no pudo jugar en %s", game_id)
+                conflicts += 1  # the game changed while it thought: think again
+                continue
+            except Exception:
+                log.exception("el ordenador no pudo jugar en %s", game_id)
+                return
+            if changed is None:
+                return
+            await self._publish(game_id, changed)
 
 
 async def _json(request: Request) -> Any:

@@ -13,8 +13,9 @@ import hmac
 import secrets
 import threading
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import tiles as T
 from ..board import NUM_SQUARES, SIZE, parse_square
@@ -26,10 +27,11 @@ from ..ruleset import Ruleset
 from . import computer
 from .lexicons import Lexicons
 from .store import Conflict, NotFound, Store
+from .views import BOTH, seat_view, shared_view
 
 COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
-BOTH = "both"  # the seat of a token that plays both sides on one device
 ACTIONS = ("play", "exchange", "pass", "accept", "challenge")
+CACHED_GAMES = 2000
 
 
 class ApiError(Exception):
@@ -60,7 +62,8 @@ class Games:
     def __init__(self, store: Store, lexicons: Lexicons):
         self.store = store
         self.lexicons = lexicons
-        self._cache: dict[str, tuple[int, Game]] = {}
+        #: game id → [version, game, the shared part of its view or None], most recent last.
+        self._cache: OrderedDict[str, list] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------------
@@ -109,16 +112,36 @@ class Games:
     # -- reading --------------------------------------------------------------------------------
     def game(self, game_id: str, version: int, doc: dict) -> Game:
         """The game of a stored document, from the cache when it holds this version."""
+        return self._entry(game_id, version, doc)[1]
+
+    def _entry(self, game_id: str, version: int, doc: dict) -> list:
         with self._cache_lock:
             hit = self._cache.get(game_id)
-        if hit is not None and hit[0] == version:
-            return hit[1]
+            if hit is not None and hit[0] == version:
+                self._cache.move_to_end(game_id)
+                return hit
         data = doc["game"]
         lexicon = self.lexicons.get(data["lexicon"])
         game = Game.from_dict(data, lexicon=lexicon, can_play=computer.can_play(lexicon))
+        return self._put(game_id, version, game)
+
+    def _put(self, game_id: str, version: int, game: Game) -> list:
+        entry = [version, game, None]
         with self._cache_lock:
-            self._cache[game_id] = (version, game)
-        return game
+            self._cache[game_id] = entry
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHED_GAMES:
+                self._cache.popitem(last=False)
+        return entry
+
+    def render(self, game_id: str, version: int, doc: dict, *, full: bool = False
+               ) -> Callable[[int | str | None], dict]:
+        """A function from a seat to its view of this version (the common part built once)."""
+        entry = self._entry(game_id, version, doc)
+        if entry[2] is None:
+            entry[2] = shared_view(game_id, version, doc, entry[1])
+        game, shared = entry[1], entry[2]
+        return lambda seat: seat_view(shared, doc, game, seat, full=full)
 
     def _take(self, game_id: str, version: int, doc: dict) -> Game:
         """The game to change: out of the cache until the change is stored."""
@@ -128,8 +151,7 @@ class Games:
         return game
 
     def _keep(self, game_id: str, changed: Changed) -> Changed:
-        with self._cache_lock:
-            self._cache[game_id] = (changed.version, changed.game)
+        self._put(game_id, changed.version, changed.game)
         return changed
 
     @staticmethod
@@ -163,7 +185,10 @@ class Games:
             _check_turn(game, doc, seat)
             move = _parse_action(game, action, body)  # before touching the game
             game = self._take(game_id, version, doc)
-            _apply(game, action, move)
+            if game.pending is not None and move is not None:
+                game.accept()  # acting accepts the pending play (art. 38); it may end the game
+            if not game.is_over():
+                _apply(game, action, move)
             doc["game"] = game.to_dict()
             return game
 
@@ -187,26 +212,34 @@ class Games:
         return self._update(game_id, None, change, optional=True)
 
     def computer_turn(self, game_id: str) -> Changed | None:
-        """If the computer is to act, decide on a pending play and move; None otherwise."""
-        def change(doc: dict, version: int) -> Game | None:
-            bot = doc["meta"]["computer"]
-            game = self.game(game_id, version, doc)
-            if bot is None or game.is_over() or game.player_to_move != bot["seat"]:
-                return None
+        """One step of the computer, if it is to act: accept or challenge a pending play, or
+        move. The move is chosen with no lock held and stored only if nobody acted meanwhile
+        (else 409, and the caller tries again). None when the computer has nothing to do."""
+        version, doc = self.store.load(game_id)
+        bot = doc["meta"]["computer"]
+        game = self.game(game_id, version, doc)
+        if bot is None or game.is_over() or game.player_to_move != bot["seat"]:
+            return None
+        lexicon = self.lexicons.get(doc["game"]["lexicon"])
+        pending = game.pending is not None
+        if pending:
+            valid = computer.pending_is_valid(game, lexicon)
+        else:
+            _, level = computer.LEVELS[bot["level"]]
+            move = level(game, lexicon)
+
+        def change(doc: dict, version: int) -> Game:
             game = self._take(game_id, version, doc)
-            lexicon = self.lexicons.get(doc["game"]["lexicon"])
-            if game.pending is not None:
-                if computer.pending_is_valid(game, lexicon):
-                    game.accept()
-                else:
-                    game.challenge()
-            if not game.is_over() and game.player_to_move == bot["seat"]:
-                _, level = computer.LEVELS[bot["level"]]
-                game.play(level(game, lexicon))
+            if not pending:
+                game.play(move)
+            elif valid:
+                game.accept()
+            else:
+                game.challenge()
             doc["game"] = game.to_dict()
             return game
 
-        return self._update(game_id, None, change, optional=True)
+        return self._update(game_id, version, change)
 
     def _update(self, game_id: str, expected: int | None, change, optional: bool = False):
         result: dict[str, Game | None] = {}

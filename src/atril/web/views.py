@@ -12,54 +12,81 @@ from ..board import PREMIUM_NAME
 from ..game import PLAY, VERDICTS, Game, Turn
 from ..move import THROUGH
 from ..scoresheet import Scoresheet
-from .games import BOTH
 
 #: the tile table the page needs: letter → value, in alphabetical tile order.
 TILE_VALUES = {t.letter: t.value for t in T.TILES}
 PREMIUMS = list(PREMIUM_NAME)
+BOTH = "both"  # the seat of a token that plays both sides on one device
 
 
-def seat_view(game_id: str, version: int, doc: dict, game: Game, seat: int | str | None
-              ) -> dict:
-    """The state ``seat`` sees (0, 1, ``BOTH`` for one device, None for a spectator)."""
+def _shown_table() -> tuple[str | None, ...]:
+    """Board byte → how the page shows it (``A``, ``CH``, ``ch`` for a blank; None = empty)."""
+    table: list[str | None] = [None] * 256
+    for code in range(1, T.ALPHABET_SIZE):
+        table[code] = T.tile_to_human(code)
+        table[code | T.BLANK_BIT] = T.tile_to_human(code | T.BLANK_BIT)
+    return tuple(table)
+
+
+_SHOWN = _shown_table()
+
+
+def shared_view(game_id: str, version: int, doc: dict, game: Game) -> dict:
+    """The part of the view that is the same for every seat (computed once per version)."""
     meta = doc["meta"]
     bot = meta["computer"]
     over = game.is_over()
-    to_move = game.player_to_move
-    me = to_move if seat == BOTH else seat
-    pending = game.pending
-    can_act = (not over and me == to_move and not meta.get("clock_waiting")
-               and not (bot is not None and bot["seat"] == to_move))
+    sheet = Scoresheet.from_game(game)
     return {
         "id": game_id,
         "version": version,
         "mode": meta["mode"],
-        "seat": seat,
-        "me": me,
         "players": [{"name": name, "score": game.scores[p],
                      "computer": bot is not None and bot["seat"] == p,
                      "rack_count": len(game.racks[p])} for p, name in enumerate(game.players)],
-        "board": [T.tile_to_human(t) if t else None for t in game.board.squares],
-        "premiums": PREMIUMS,
-        "values": TILE_VALUES,
-        "rack": [T.tile_to_human(t) for t in game.racks[me]] if me is not None else [],
-        "to_move": to_move,
-        "pending": _pending(game, me) if pending is not None else None,
-        "can": {"play": can_act, "accept": can_act and pending is not None,
-                "exchange": can_act and len(game.bag) >= max(1, game.ruleset.exchange_min_bag)},
+        "board": [_SHOWN[t] for t in game.board.squares],
+        "to_move": game.player_to_move,
         "bag": len(game.bag),
-        "unseen": _unseen(game, me),
         "last": _last(game),
         "verdict": _verdict(game),
-        "sheet": Scoresheet.from_game(game).to_dict()["rows"],
-        "clock": _clock(game),
+        "sheet": [{"number": r.number, "player": r.player, "name": r.name, "text": r.text,
+                   "points": r.points, "totals": list(r.totals)} for r in sheet.rows],
         "waiting_for_rival": bool(meta.get("clock_waiting")),
         "challenge": game.challenge_mode,
         "ruleset": game.ruleset.name,
         "lexicon": doc["game"]["lexicon"],
         "over": _result(game) if over else None,
-        "thinking": (not over and bot is not None and bot["seat"] == to_move),
+        "thinking": not over and bot is not None and bot["seat"] == game.player_to_move,
     }
+
+
+def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
+              full: bool = False) -> dict:
+    """The state ``seat`` sees (0, 1, ``BOTH`` for one device, None for a spectator):
+    ``shared`` plus its rack, what it may do, the tiles it has not seen, and the clocks read
+    now. ``full`` adds the premium map and tile values the page needs once."""
+    meta = doc["meta"]
+    bot = meta["computer"]
+    to_move = game.player_to_move
+    me = to_move if seat == BOTH else seat
+    pending = game.pending
+    can_act = (not game.is_over() and me == to_move and not meta.get("clock_waiting")
+               and not (bot is not None and bot["seat"] == to_move))
+    view = dict(shared)
+    view.update({
+        "seat": seat,
+        "me": me,
+        "rack": [T.tile_to_human(t) for t in game.racks[me]] if me is not None else [],
+        "pending": _pending(game, me) if pending is not None else None,
+        "can": {"play": can_act, "accept": can_act and pending is not None,
+                "exchange": can_act and len(game.bag) >= max(1, game.ruleset.exchange_min_bag)},
+        "unseen": _unseen(game, me),
+        "clock": _clock(game),
+    })
+    if full:
+        view["premiums"] = PREMIUMS
+        view["values"] = TILE_VALUES
+    return view
 
 
 def _pending(game: Game, me: int | None) -> dict:

@@ -10,6 +10,7 @@ const TOKEN = new URLSearchParams(location.search).get("t") || "";
 const $ = (id) => document.getElementById(id);
 
 let state = null;          // the server's view
+let layout = null;         // the premium map and tile values (sent once, with the first view)
 let received = 0;          // performance.now() when it arrived (clocks count from there)
 let order = [];            // rack indices in the order shown (shuffle is local)
 let placed = new Map();    // square → {index, letter}: tiles put on the board, not yet played
@@ -68,6 +69,7 @@ function connect(delay = 500) {
 }
 
 function setState(next) {
+  if (next.premiums) layout = { premiums: next.premiums, values: next.values };
   if (state && next.version < state.version) return;
   const rackChanged = !state || state.rack.join() !== next.rack.join() || state.me !== next.me;
   const boardChanged = !state || state.version !== next.version;
@@ -83,7 +85,7 @@ function tileEl(letter, { blank = false, value = null } = {}) {
   const el = document.createElement("div");
   const shown = letter === "?" ? "" : letter.toUpperCase();
   el.className = "tile" + (shown.length === 2 ? " digraph" : "") + (blank || letter === "?" ? " blank" : "");
-  const v = value ?? (blank || letter === "?" ? 0 : state.values[shown]);
+  const v = value ?? (blank || letter === "?" ? 0 : layout.values[shown]);
   el.innerHTML = `<span class="l">${shown}</span><span class="v">${v}</span>`;
   el.dataset.letter = letter;
   return el;
@@ -134,7 +136,7 @@ function renderBoard() {
   const last = new Set(state.last ? state.last.squares : []);
   document.querySelectorAll("#board .sq").forEach((cell) => {
     const sq = Number(cell.dataset.sq);
-    const premium = state.premiums[sq];
+    const premium = layout.premiums[sq];
     cell.className = "sq" + (premium ? " " + premium.toLowerCase().replace(/(\d)(\w)/, "$2$1") : "") + (sq === 112 && !state.board[sq] && !placed.has(sq) ? " star" : "");
     cell.textContent = "";
     cell.removeAttribute("data-arrow");
