@@ -37,7 +37,7 @@ def test_garbage_never_stops_the_game(lex):
     assert "No hay ninguna jugada pendiente." in out
     assert any(t.kind == "pass" and t.player == 0 for t in game.history)
     assert "Planilla: Tú contra atril" in out and out.rstrip().endswith("Partida abandonada.")
-    assert "Bolsa: " in out and "Sin ver: " in out and "Atril de Tú" in out
+    assert "Bolsa: " in out and "Sin ver: " in out and "Atril (Tú): " in out
     assert "#" in out and "★" in out  # premiums on the board
 
 

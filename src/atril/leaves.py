@@ -44,7 +44,8 @@ _State = tuple[int, int, int]
 _ROOT: _State = (-1, 0, MAX_LEAVE)
 
 
-def _children(state: _State) -> list[tuple[int, _State]]:
+@functools.cache
+def _children(state: _State) -> tuple[tuple[int, _State], ...]:
     last, copies, room = state
     if room == 0:
         return []
@@ -55,7 +56,7 @@ def _children(state: _State) -> list[tuple[int, _State]]:
                 out.append((t, (t, copies + 1, room - 1)))
         elif T.COUNTS[t]:
             out.append((t, (t, 1, room - 1)))
-    return out
+    return tuple(out)
 
 
 @functools.cache
@@ -146,8 +147,7 @@ class LeaveValues:
         units = array("h", (max(-32768, min(32767, round(v / _SCALE))) for v in self.values))
         if sys.byteorder == "big":  # pragma: no cover
             units.byteswap()
-        return lzma.compress(_HEADER.pack(_MAGIC, len(units), _SCALE) + units.tobytes(),
-                             preset=9 | lzma.PRESET_EXTREME)
+        return lzma.compress(_HEADER.pack(_MAGIC, len(units), _SCALE) + units.tobytes())
 
     @classmethod
     def from_bytes(cls, data: bytes) -> LeaveValues:

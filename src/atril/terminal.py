@@ -56,7 +56,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "scores": ("{a}: {sa}   {b}: {sb}", "{a}: {sa}   {b}: {sb}"),
     "clock": ("Reloj: {clock}", "Clock: {clock}"),
     "bag": ("Bolsa: {n} fichas.  Sin ver: {unseen}", "Bag: {n} tiles.  Unseen: {unseen}"),
-    "rack": ("Atril de {name}: {rack}", "{name}'s rack: {rack}"),
+    "rack": ("Atril ({name}): {rack}", "Rack ({name}): {rack}"),
     "prompt": ("{name}> ", "{name}> "),
     "pending": ("Jugada de {name} pendiente: {move} ({score}). «impugnar», «aceptar» o juega.",
                 "{name}'s play is pending: {move} ({score}). “impugnar”, “aceptar” or play."),
