@@ -79,3 +79,11 @@ def test_rack_prints_as_code_and_accepts_digit_aliases():
     assert rack.human() == "A CH E RR ?"
     assert Rack("CH") == (T.code("C"), T.code("H"))  # a bare CH on a rack is two tiles
     assert Rack("[CH]QZ").value() == 5 + 5 + 10
+
+
+def test_gcg_and_machine_words_read_bare_ch_as_two_tiles():
+    # FORMATS.md: in machine text a bare CH is C and H; [CH] is the digraph.
+    assert Move.parse("8H CHA", gcg=True).tiles == (T.code("C"), T.code("H"), T.code("A"))
+    assert Move.parse("8H [CH]A", gcg=True).tiles == (T.code("CH"), T.code("A"))
+    move = Move.parse("H8 [CH]A.O", machine=True)
+    assert Move.parse(move.notation(machine=True), machine=True) == move

@@ -59,9 +59,9 @@ from typing import Callable, Iterable, Protocol, Sequence
 
 from . import tiles as T
 from .bag import Bag, unseen
-from .board import Board, parse_coordinate
+from .board import Board
 from .clock import NO_CORRIDO, Clock, TimeSource
-from .errors import AtrilError, IllegalMoveError, InvalidMoveError, InvalidTextError
+from .errors import AtrilError, IllegalMoveError
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
 from .position import Position
 from .rules import ScoredPlay, apply_play, check_play
@@ -708,39 +708,13 @@ def _streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:
 
 
 def move_text(move: Move) -> str:
-    """A move in machine Spanish notation that reads back exactly: ``H8 [CH]A.O``,
-    ``cambio AEI``, ``paso`` (``.`` = a tile already on the board)."""
-    if move.kind != PLAY:
-        return move.notation()
-    word = "".join("." if t == THROUGH else T.tile_to_machine(t) for t in move.tiles)
-    return f"{move.coordinate()} {word}"
+    """A move as stored: machine notation that reads back exactly (``H8 [CH]A.O``)."""
+    return move.notation(machine=True)
 
 
-def move_from_text(text: str, *, gcg: bool = False) -> Move:
-    """Read ``move_text`` (or, with ``gcg=True``, a GCG position and word): a bare ``CH`` is the
-    two tiles C and H, ``[CH]`` the digraph, lower case a blank, ``.`` a board tile."""
-    parts = text.split()
-    if len(parts) == 2 and parts[0].lower() != "cambio":
-        row, col, across = parse_coordinate(parts[0], gcg=gcg)
-        return Move.play(row, col, across, parse_machine_word(parts[1]))
-    move = Move.parse(text)
-    if move.kind == PLAY:
-        raise InvalidMoveError(f"«{text}» no es una jugada en notación de máquina")
-    return move
-
-
-def parse_machine_word(word: str) -> tuple[int, ...]:
-    """A played word in machine form: ``[CH]A.O`` → CH, A, THROUGH, O."""
-    if "?" in word:
-        raise InvalidTextError(f"«{word}»: un comodín jugado debe decir qué letra es (art. 10.2)")
-    out: list[int] = []
-    for i, piece in enumerate(word.split(".")):
-        if i:
-            out.append(THROUGH)
-        out.extend(T.tokenize_machine(piece))
-    if not out:
-        raise InvalidTextError("jugada sin fichas")
-    return tuple(out)
+def move_from_text(text: str) -> Move:
+    """Read ``move_text``."""
+    return Move.parse(text, machine=True)
 
 
 def _turn_from_dict(data: dict) -> Turn:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from . import tiles as T
 from .board import Board
 from .errors import AtrilError, InvalidTextError
-from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game, move_from_text
+from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
 from .move import THROUGH, Move, format_rack
 from .rules import apply_play, check_play
 from .ruleset import Ruleset
@@ -215,7 +215,7 @@ def _parse_event(line: int, player: int, body: str) -> _Event:
     if len(tokens) != 5:
         raise GcgError(f"una jugada es «ATRIL POSICIÓN PALABRA +PUNTOS TOTAL»: «{body}»", line)
     try:
-        move = move_from_text(f"{tokens[1]} {tokens[2]}", gcg=True)
+        move = Move.parse(f"{tokens[1]} {tokens[2]}", gcg=True)
     except AtrilError as exc:
         raise GcgError(str(exc), line) from None
     return _Event(line, player, PLAY, rack, points, total, move=move)

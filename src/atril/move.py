@@ -75,14 +75,16 @@ class Move:
         return cls(kind=PASS)
 
     @classmethod
-    def parse(cls, text: str, *, gcg: bool = False) -> Move:
+    def parse(cls, text: str, *, gcg: bool = False, machine: bool = False) -> Move:
         """Read a move as people write it.
 
         Plays: ``H8 CASA`` (across), ``8H CASA`` (down); lower case letters are blanks; tiles
         already on the board as plain letters, in parentheses ``CA(S)A`` or as ``.``.
         Exchanges: ``cambio AEI`` (also ``-AEI``); racks may use ``[CH]`` or the digits
         ``1 2 3`` for CH, LL, RR. Pass: ``paso`` (also ``-``).
-        With ``gcg=True`` the coordinate is in GCG notation (``8H`` across).
+        With ``machine=True`` the word is machine text (FORMATS.md): a bare ``CH`` is the two
+        tiles C and H, ``[CH]`` the digraph. ``gcg=True`` reads a GCG coordinate (``8H`` across)
+        and machine text.
         """
         if not isinstance(text, str):
             raise InvalidMoveError("la jugada debe ser un texto")
@@ -109,7 +111,7 @@ class Move:
             row, col, across = parse_coordinate(parts[0], gcg=gcg)
         except InvalidTextError as exc:
             raise InvalidMoveError(str(exc)) from None
-        word = parse_play_word(parts[1])
+        word = parse_play_word(parts[1], machine=machine or gcg)
         return cls.play(row, col, across, word)
 
     # -- queries ----------------------------------------------------------------------------
@@ -187,14 +189,15 @@ class Move:
 _PLAY_WORD = re.compile(r"^[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]+$")
 
 
-def parse_play_word(text: str) -> tuple[int, ...]:
+def parse_play_word(text: str, *, machine: bool = False) -> tuple[int, ...]:
     """The word part of a play: letters (lower case = blank), ``[CH]``, ``(S)`` and ``.``.
 
     Parenthesised letters and ``.`` are tiles already on the board: parentheses keep the
     letter (checked against the board later), ``.`` becomes ``THROUGH``. A word with any
-    ``[..]`` is read as machine text, where a bare ``CH`` is the two tiles C and H.
+    ``[..]``, or any word with ``machine=True``, is read as machine text, where a bare ``CH`` is
+    the two tiles C and H.
     """
-    machine = "[" in text
+    machine = machine or "[" in text
     if not _PLAY_WORD.match(text):
         bad = sorted({c for c in text if not re.match(r"[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]", c)})
         raise InvalidMoveError(
