@@ -1,12 +1,13 @@
 """After the game: for every turn, the best plays next to the one made, and missed scrabbles.
 
-Plays are ranked by score (no leave table ships yet, so equity is the score). Only finished
-games are analysed: during a game this would tell a player which words are valid (art. 43).
+Plays are ranked by equity (score plus the value of the tiles kept, ``atril.leaves``); with the
+bag empty, by score. Only finished games are analysed: during a game this would tell a player
+which words are valid (art. 43).
 """
 
 from __future__ import annotations
 
-from .. import movegen
+from .. import leaves, movegen
 from .. import tiles as T
 from ..board import Board
 from ..game import PLAY, Game
@@ -20,10 +21,16 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
     """One entry per turn: who, rack, the play made and its points, the top plays, and the
     scrabbles the rack allowed if the play made was not one."""
     board = Board()
+    table = leaves.load()
     out = []
     for n, turn in enumerate(game.history):
+        # While the bag has tiles both racks are full; then the tiles kept have a value.
+        bag = T.TOTAL_TILES - board.tile_count() - 2 * T.RACK_SIZE
         found = movegen.generate(board, turn.rack, lexicon)
-        best = [{"move": _text(c), "score": c.score} for c in found[:TOP]]
+        top = movegen.best(board, turn.rack, lexicon, n=TOP,
+                           leave_values=table if bag > 0 else None)
+        best = [{"move": _text(c), "score": c.score, "equity": round(c.equity, 1)}
+                for c in top]
         scrabbles = []
         made_bingo = turn.kind == PLAY and len(_new(turn)) == T.RACK_SIZE
         if not made_bingo:

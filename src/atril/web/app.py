@@ -114,7 +114,8 @@ class _Api:
 
     async def options(self, request: Request) -> Response:
         return JSONResponse({
-            "levels": [{"id": k, "name": name} for k, (name, _) in computer.LEVELS.items()],
+            "levels": [{"id": k, "name": name} for k, name in computer.LEVELS.items()],
+            "default_level": computer.DEFAULT_LEVEL,
             "rulesets": [{"id": r, "name": Ruleset.get(r).title} for r in Ruleset.names()],
             "lexicons": Lexicons.bundled(),
         })

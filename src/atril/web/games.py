@@ -223,19 +223,18 @@ class Games:
         lexicon = self.lexicons.get(doc["game"]["lexicon"])
         pending = game.pending is not None
         if pending:
-            valid = computer.pending_is_valid(game, lexicon)
+            challenge = computer.challenges(bot["level"], game, lexicon)
         else:
-            _, level = computer.LEVELS[bot["level"]]
-            move = level(game, lexicon)
+            move = computer.choose(bot["level"], game, lexicon)
 
         def change(doc: dict, version: int) -> Game:
             game = self._take(game_id, version, doc)
             if not pending:
                 game.play(move)
-            elif valid:
-                game.accept()
-            else:
+            elif challenge:
                 game.challenge()
+            else:
+                game.accept()
             doc["game"] = game.to_dict()
             return game
 

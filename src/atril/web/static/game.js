@@ -453,7 +453,8 @@ async function showAnalysis() {
   box.classList.remove("hidden");
   if (!response.ok) { box.textContent = data.error; return; }
   const rows = data.turns.map((turn) => {
-    const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>") || "—";
+    const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score}`
+      + (b.equity !== b.score ? `; ${t("equity")} ${b.equity}` : "") + ")").join("<br>") || "—";
     const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>");
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
       + `<td>${escapeHtml(turn.played)} (${turn.score})</td><td>${best}</td><td>${missed}</td></tr>`;

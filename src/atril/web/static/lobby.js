@@ -75,6 +75,7 @@ async function init() {
   modeChanged();
   const options = await api("/api/opciones");
   fill(form.level, options.levels);
+  form.level.value = options.default_level;
   fill(form.ruleset, options.rulesets);
   form.ruleset.value = "FISE2009";
   fill(form.lexicon, options.lexicons);
