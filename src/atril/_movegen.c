@@ -444,6 +444,184 @@ static void gen_exchanges(Gen *g, int bag) {
     }
 }
 
+/* ---- best moves: anchors in order of an upper bound (shadow play, as MAGPIE and wolges) -- */
+
+typedef struct { float bound; uint8_t dir, line, pos, left_limit; } Anchor;
+
+static inline void insert_desc(int *v, int n, int x) {
+    while (n > 0 && v[n - 1] < x) { v[n] = v[n - 1]; n--; }
+    v[n] = x;
+}
+
+/* Tile value times the per-square weights, best tiles on the biggest weights. */
+static inline int best_dot(const int *w, const int *vals, int k) {
+    int s = 0;
+    for (int i = 0; i < k; i++) s += w[i] * vals[i];
+    return s;
+}
+
+/* Whether the tiles counted in `cnt` (`left` of them) spell a word, in any order: 1 yes,
+ * 0 no, -1 gave up after `*budget` nodes. */
+static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, int left, int *budget) {
+    for (uint32_t j = arc; j && j < k->n; j++) {
+        uint32_t node = k->v[j], t = node >> 24;
+        if (--*budget < 0) return -1;
+        if (cnt[t]) {
+            cnt[t]--;
+            int found = left == 1 ? (node & ACCEPTS_BIT) != 0
+                                  : spells_word(k, node & ARC_MASK, cnt, left - 1, budget);
+            cnt[t]++;
+            if (found) return found;
+        }
+        if (node & IS_END_BIT) break;
+    }
+    return 0;
+}
+
+/* Which bingos the rack could make at all, found lazily (a necessary condition the bound
+ * uses): do its seven tiles spell a word with these board letters? Racks with a blank, and
+ * searches that run too long, are taken as possible. */
+#define MAX_THROUGH 1
+#define BINGO_CACHE 64
+#define BINGO_BUDGET 2000 /* nodes one search may visit */
+typedef struct { int n; uint64_t key[BINGO_CACHE]; uint8_t ok[BINGO_CACHE]; } Bingos;
+
+static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int nthrough) {
+    if (g->rack[0] || nthrough > MAX_THROUGH) return 1;
+    uint8_t sorted[MAX_THROUGH];
+    uint64_t key = (uint64_t)nthrough;
+    for (int i = 0; i < nthrough; i++) {
+        int j = i;
+        while (j > 0 && sorted[j - 1] > through[i]) { sorted[j] = sorted[j - 1]; j--; }
+        sorted[j] = through[i];
+    }
+    for (int i = 0; i < nthrough; i++) key = key << 5 | sorted[i];
+    for (int i = 0; i < b->n; i++)
+        if (b->key[i] == key) return b->ok[i];
+    uint8_t cnt[NCODES];
+    memcpy(cnt, g->rack, sizeof cnt);
+    for (int i = 0; i < nthrough; i++) cnt[through[i]]++;
+    int budget = BINGO_BUDGET;
+    int ok = spells_word(&g->k, g->k.n ? arc_of(&g->k, 0) : 0, cnt, RACK_SIZE + nthrough,
+                         &budget) != 0; /* giving up counts as possible */
+    if (b->n < BINGO_CACHE) {
+        b->key[b->n] = key;
+        b->ok[b->n++] = (uint8_t)ok;
+    }
+    return ok;
+}
+
+/* An upper bound on the equity of any play generated from anchor `a` (line loaded): every
+ * span of fillable squares through the anchor, the rack's best tiles on the best squares,
+ * words not checked. vals: rack tile values, highest first; maxleave[k]: best leave after
+ * playing k tiles. */
+static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nrack,
+                    const float *maxleave, Bingos *bingos) {
+    uint32_t avail = g->rack[0] ? ALL_LETTERS : g->rack_mask;
+    float best = -1e30f;
+    if (!(g->lxset[a] & avail)) return best;
+    int lmL[RACK_SIZE + 1], cwL[RACK_SIZE + 1], kL = 0, wL = 1, bL = 0, cL = 0, l = a;
+    uint8_t throughL[SIZE], through[SIZE]; /* letters already on the board in the span */
+    int nthroughL = 0;
+    int lm[RACK_SIZE + 1], cw[RACK_SIZE + 1];
+#define ADD(P, LMV, CWV, K, W, C)                                                          \
+    do {                                                                                   \
+        int lm_ = g->llm[P], wm_ = g->lwm[P], xs_ = g->lxscore[P];                         \
+        insert_desc(LMV, K, lm_);                                                          \
+        insert_desc(CWV, K, xs_ >= 0 ? lm_ * wm_ : 0);                                     \
+        K++;                                                                               \
+        W *= wm_;                                                                          \
+        if (xs_ >= 0) C += xs_ * wm_;                                                      \
+    } while (0)
+    ADD(a, lmL, cwL, kL, wL, cL);
+    for (;;) {
+        while (l > 0 && g->ltile[l - 1]) {
+            l--;
+            if (!(g->ltile[l] & BLANK_BIT)) bL += VALUE[g->ltile[l]];
+            throughL[nthroughL++] = g->ltile[l] & LETTER_MASK;
+        }
+        int k = kL, w = wL, b = bL, c = cL, r = a, nthrough = nthroughL;
+        memcpy(through, throughL, (size_t)nthroughL);
+        memcpy(lm, lmL, sizeof lm);
+        memcpy(cw, cwL, sizeof cw);
+        for (;;) {
+            while (r < SIZE - 1 && g->ltile[r + 1]) {
+                r++;
+                if (!(g->ltile[r] & BLANK_BIT)) b += VALUE[g->ltile[r]];
+                through[nthrough++] = g->ltile[r] & LETTER_MASK;
+            }
+            if (r > l) {
+                int bingo = k == RACK_SIZE &&
+                            bingo_possible(g, bingos, through, nthrough);
+                int score = b * w + c + w * best_dot(lm, vals, k) + best_dot(cw, vals, k) +
+                            (bingo ? BINGO_BONUS : 0);
+                float bound = (float)score + maxleave[k];
+                if (bound > best) best = bound;
+            }
+            if (r == SIZE - 1 || k == nrack || !(g->lxset[r + 1] & avail)) break;
+            r++;
+            ADD(r, lm, cw, k, w, c);
+        }
+        if (l == 0 || kL == nrack || l - 1 < left_limit || !(g->lxset[l - 1] & avail)) break;
+        l--;
+        ADD(l, lmL, cwL, kL, wL, cL);
+    }
+#undef ADD
+    return best;
+}
+
+static int anchor_cmp(const void *x, const void *y) {
+    const Anchor *p = x, *q = y;
+    return (p->bound < q->bound) - (p->bound > q->bound);
+}
+
+/* Anchors from the most promising down; stop once no anchor can beat the n-th best move. */
+static int gen_best_plays(Gen *g) {
+    Anchor *anchors = malloc(2 * NSQ * sizeof *anchors);
+    if (!anchors) return -1;
+    int vals[RACK_SIZE], nrack = 0, n = 0;
+    for (int c = 0; c < NCODES; c++)
+        for (int m = 0; m < g->rack[c]; m++) insert_desc(vals, nrack++, c ? VALUE[c] : 0);
+    float maxleave[RACK_SIZE + 1];
+    for (int k = 0; k <= RACK_SIZE; k++) maxleave[k] = -1e30f;
+    for (int idx = 0, total = num_leaves(g); idx < total; idx++) {
+        uint8_t used[NCODES];
+        int k = 0;
+        decode_used(g, idx, used);
+        for (int c = 0; c < NCODES; c++) k += used[c];
+        if (g->leave[idx] > maxleave[k]) maxleave[k] = g->leave[idx];
+    }
+    Bingos bingos = {0};
+    for (int dir = 0; dir < 2; dir++)
+        for (int line = 0; line < SIZE; line++) {
+            int prev = -1, loaded = 0;
+            for (int p = 0; p < SIZE; p++) {
+                if (!g->anchor[dir][sq_of(dir, line, p)]) continue;
+                if (!loaded) load_line(g, dir, line);
+                loaded = 1;
+                float bound = shadow(g, p, prev + 1, vals, nrack, maxleave, &bingos);
+                if (bound > -1e29f)
+                    anchors[n++] = (Anchor){bound, (uint8_t)dir, (uint8_t)line, (uint8_t)p,
+                                            (uint8_t)(prev + 1)};
+                prev = p;
+            }
+        }
+    qsort(anchors, (size_t)n, sizeof *anchors, anchor_cmp);
+    int cur_dir = -1, cur_line = -1;
+    for (int i = 0; i < n; i++) {
+        const Anchor *an = &anchors[i];
+        if (g->nrecs == (size_t)g->topn && an->bound < g->recs[g->nrecs - 1].equity) break;
+        if (an->dir != cur_dir || an->line != cur_line) {
+            load_line(g, an->dir, an->line);
+            cur_dir = an->dir;
+            cur_line = an->line;
+        }
+        gen_anchor(g, an->pos, an->left_limit);
+    }
+    free(anchors);
+    return 0;
+}
+
 /* ---- Python glue ---------------------------------------------------------------------- */
 
 typedef struct { Py_buffer buf; int held; } Buf;
@@ -624,8 +802,8 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     compute_cross(g);
     compute_anchors(g);
-    gen_all_plays(g);
     if (bag >= 0) gen_exchanges(g, bag);
+    if (gen_best_plays(g) < 0) g->failed = 1;
     Py_END_ALLOW_THREADS
     out = finish(g);
 done:

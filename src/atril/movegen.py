@@ -259,8 +259,10 @@ def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
         if type(t) is not int or not 0 <= t <= T.NUM_LETTERS:
             raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
         counts[t] += 1
-    for code, n in Counter(squares.translate(_USES)).items():
-        if code != 255 and n + counts[code] > T.COUNTS[code]:
+    used = squares.translate(_USES)
+    for code in set(used).difference((255,)):
+        n = used.count(code)
+        if n + counts[code] > T.COUNTS[code]:
             name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
             raise InvalidPositionError(
                 f"hay {n + counts[code]} {name} entre tablero y atril, pero el juego solo tiene "
@@ -277,8 +279,11 @@ def _nodes(lexicon) -> object:
 _LEAVE_COUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _leave_buffers(table: LeaveTable) -> tuple[object, bytes, object]:
-    nodes = table.kwg_nodes
+def _leave_buffers(table: LeaveTable) -> tuple[memoryview, bytes, memoryview]:
+    """The table's node and value buffers, checked, and its rank table (cached per table)."""
+    nodes, values = memoryview(table.kwg_nodes), memoryview(table.values)
+    if nodes.itemsize != 4 or values.format != "f":
+        raise TypeError("tabla de hojas: kwg_nodes debe ser uint32 y values float32")
     try:
         counts = _LEAVE_COUNTS.get(table)
     except TypeError:  # not weakly referenceable: no cache
@@ -289,4 +294,4 @@ def _leave_buffers(table: LeaveTable) -> tuple[object, bytes, object]:
             _LEAVE_COUNTS[table] = counts
         except TypeError:
             pass
-    return nodes, counts, table.values
+    return nodes, counts, values
