@@ -57,7 +57,7 @@ def check_end(game):
 
 @pytest.mark.parametrize("pair", [("equity", "greedy"), ("intermedio", "principiante")])
 def test_invariants_over_seeded_games(lex, pair):
-    games = 10 if pair[0] == "equity" else 3
+    games = 30 if pair[0] == "equity" else 5
     for seed in range(games):
         engines = [Checked(players.get(n, lexicon=lex, seed=seed), lex) for n in pair]
         game = players.play_game(engines, seed=seed, lexicon=lex, on_turn=check_turn)

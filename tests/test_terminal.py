@@ -76,7 +76,7 @@ def test_the_computer_challenges_an_invalid_play(lex):
 
 def test_english_messages(lex):
     _, out = play(["help", "nonsense", "quit"], opponent="greedy", seed=1, lexicon=lex, lang="en")
-    assert "Commands:" in out and "I don't understand" in out and "Game abandoned." in out
+    assert "Commands (" in out and "I don't understand" in out and "Game abandoned." in out
 
 
 def test_end_of_input_leaves_cleanly(lex, tmp_path):

@@ -27,6 +27,7 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 from . import movegen
 from . import tiles as T
+from .errors import AtrilError
 from .game import Game
 from .lexicon import Lexicon
 from .move import THROUGH, Move
@@ -103,7 +104,6 @@ def get(name: str, *, lexicon: Lexicon | None = None, seed: int | str | None = N
     try:
         level = LEVELS[name.lower()]
     except KeyError:
-        from .errors import AtrilError
         raise AtrilError(f"jugador desconocido «{name}»; los disponibles son: "
                          f"{', '.join(LEVELS)}") from None
     return Engine(level, lexicon=lexicon, seed=seed, leaves=leaves)
@@ -251,8 +251,8 @@ def play_out(game: Game, players: Sequence[Player], lexicon: Lexicon,
 def match(players: Sequence[Player], games: int, *, seed: int = 0, lexicon: Lexicon,
           ruleset: str | None = None) -> Iterator[tuple[Game, tuple[int, int]]]:
     """Paired games: game ``i`` uses bag seed ``seed + i // 2`` and odd games swap the seats,
-    so both players get the same racks in turn (luck cancels out). Yields each finished game
-    with ``seats``: which of ``players`` sat in seat 0 and seat 1."""
+    so each player gets the other's opening rack and bag seed (much of the luck cancels out).
+    Yields each finished game with ``seats``: which of ``players`` sat in seats 0 and 1."""
     for i in range(games):
         seats = (1, 0) if i % 2 else (0, 1)
         game = play_game([players[k] for k in seats], seed=seed + i // 2, lexicon=lexicon,

@@ -41,25 +41,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
              "  guardar F    guarda la partida en F (GCG)\n"
              "  ayuda        esta ayuda\n"
              "  salir        abandona la partida",
-             "Commands:\n"
+             "Commands (the Spanish words work too):\n"
              "  H8 CASA      a play (letter then number = across, number then letter = down;\n"
              "               lower case = blank; CH, LL and RR are one tile)\n"
-             "  cambio XY    exchange those tiles (art. 25)\n"
-             "  paso         pass (art. 26)\n"
-             "  impugnar     challenge the opponent's pending play (art. 39)\n"
-             "  aceptar      accept the pending play (art. 38)\n"
-             "  tablero      show the board again\n"
-             "  planilla     show the scoresheet\n"
-             "  guardar F    save the game to F (GCG)\n"
-             "  ayuda        this help\n"
-             "  salir        leave the game"),
+             "  exchange XY  exchange those tiles (art. 25)\n"
+             "  pass         pass (art. 26)\n"
+             "  challenge    challenge the opponent's pending play (art. 39)\n"
+             "  accept       accept the pending play (art. 38)\n"
+             "  board        show the board again\n"
+             "  sheet        show the scoresheet\n"
+             "  save F       save the game to F (GCG)\n"
+             "  help         this help\n"
+             "  quit         leave the game"),
     "scores": ("{a}: {sa}   {b}: {sb}", "{a}: {sa}   {b}: {sb}"),
     "clock": ("Reloj: {clock}", "Clock: {clock}"),
     "bag": ("Bolsa: {n} fichas.  Sin ver: {unseen}", "Bag: {n} tiles.  Unseen: {unseen}"),
     "rack": ("Atril ({name}): {rack}", "Rack ({name}): {rack}"),
     "prompt": ("{name}> ", "{name}> "),
     "pending": ("Jugada de {name} pendiente: {move} ({score}). «impugnar», «aceptar» o juega.",
-                "{name}'s play is pending: {move} ({score}). “impugnar”, “aceptar” or play."),
+                "{name}'s play is pending: {move} ({score}). “challenge”, “accept” or play."),
     "played": ("{name} juega {move}: {score} puntos.", "{name} plays {move}: {score} points."),
     "exchanged": ("{name} cambia {n} fichas.", "{name} exchanges {n} tiles."),
     "passed": ("{name} pasa.", "{name} passes."),
@@ -71,7 +71,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "error": ("No se puede: {error}", "Not possible: {error}"),
     "unknown": ("No entiendo «{line}». Escribe una jugada («H8 CASA»), «cambio XY», «paso» o "
                 "«ayuda».",
-                "I don't understand “{line}”. Type a play (“H8 CASA”), “cambio XY”, “paso” "
+                "I don't understand “{line}”. Type a play (“H8 CASA”), “exchange XY”, “pass” "
                 "or “help”."),
     "saved": ("Partida guardada en {path}.", "Game saved to {path}."),
     "save_usage": ("Indica el fichero: «guardar partida.gcg».", "Name the file: “save game.gcg”."),
@@ -83,6 +83,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "wins": ("Gana {name}.", "{name} wins."),
     "draw": ("Empate.", "A draw."),
 }
+
+#: default names: two people, or a person against the computer.
+NAMES = (("Jugador 1", "Jugador 2", "Tú"), ("Player 1", "Player 2", "You"))
 
 #: what a person may type for each command, in either language.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -112,10 +115,10 @@ class Session:
         lex = self.lexicon
         if opponent == HUMAN:
             self.computer = None
-            names = names or ("Jugador 1", "Jugador 2")
+            names = names or NAMES[self.lang][:2]
         else:
             self.computer = P.get(opponent, lexicon=lex, seed=seed)
-            names = names or ("Tú" if self.lang == 0 else "You", "atril")
+            names = names or (NAMES[self.lang][2], "atril")
         self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
                          clock=None if clock_minutes is None else Clock(clock_minutes),
                          can_play=lambda board, rack: len(movegen.best(board, rack, lex)) > 0)
