@@ -6,7 +6,8 @@ API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4
 - ``POST /api/lexicos``                       upload a word list (body: the text; ``?nombre=``)
 - ``POST /api/partidas``                      create a game → id, seat links
 - ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view
-- ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", "placed"|"move"|"tiles"}``
+- ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", ...}``: ``placed``
+  (``[[square, tile], ...]``), ``move`` (``"H8 CASA"``) or ``tiles`` (an exchange)
 - ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record (GCG)
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
 - ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
@@ -39,7 +40,7 @@ from .analysis import analyse
 from .games import COMPUTER, ApiError, Changed, Games
 from .lexicons import Lexicons
 from .live import Hub
-from .store import NotFound, Store, open_store
+from .store import NotFound, open_store
 
 log = logging.getLogger("atril.web")
 STATIC = resources.files("atril.web") / "static"
@@ -144,8 +145,10 @@ class _Api:
         if changed is not None:
             await self._publish(game_id, changed)
             version, doc = changed.version, changed.doc
-        view = await run_in_threadpool(self.games.render, game_id, version, doc, full=True)
-        return JSONResponse(view(seat))
+        view = (await run_in_threadpool(self.games.render, game_id, version, doc, full=True))(seat)
+        if view["thinking"]:  # e.g. the server restarted while the computer was to move
+            self._after(game_id)
+        return JSONResponse(view)
 
     async def action(self, request: Request) -> Response:
         """Make a move; ``Server-Timing: act;dur=ms`` says how long the server took (checks,

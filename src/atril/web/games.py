@@ -295,7 +295,7 @@ def _parse_action(game: Game, action: str, body: dict) -> Move | None:
             if isinstance(tiles, str):
                 return Move.parse("cambio " + tiles)
             if not isinstance(tiles, list) or not tiles:
-                raise ApiError(400, "indica las fichas que cambias: «tiles»: [\"A\", \"CH\", \"?\"]",
+                raise ApiError(400, "indica las fichas que cambias: «tiles»: [\"A\", \"CH\"]",
                                "25")
             return Move.exchange(tuple(_rack_tile(t) for t in tiles))
         text = body.get("move")
@@ -347,7 +347,8 @@ def placement_move(game: Game, placed: object) -> Move:
     """The play made by tiles put on squares: ``[[square, tile], ...]`` with squares as
     indices (0–224) or Spanish names (``H8``). Gaps must be filled by board tiles (art. 8)."""
     if not isinstance(placed, list) or not placed:
-        raise ApiError(400, "falta la jugada: «placed»: [[\"H8\", \"C\"], …] o «move»: \"H8 CASA\"")
+        raise ApiError(400, "falta la jugada: «placed»: [[\"H8\", \"C\"], …] o «move»: "
+                            "\"H8 CASA\"")
     tiles: dict[int, int] = {}
     for item in placed:
         if not isinstance(item, list) or len(item) != 2:

@@ -76,7 +76,7 @@ class Store:
 
     def update(self, game_id: str, expected: int | None,
                change: Callable[[dict, int], Any]) -> tuple[int, dict, Any]:
-        """Apply ``change(doc, version)`` in place under a row lock and store it as the next version.
+        """Apply ``change(doc, version)`` in place under a row lock; store it as the next version.
 
         ``expected`` is the version the client acted on (None: whatever is current). Returns the
         new version, the document and what ``change`` returned; raises Conflict or NotFound."""

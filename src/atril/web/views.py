@@ -118,7 +118,7 @@ def _last(game: Game) -> dict | None:
 
 
 def _verdict(game: Game) -> dict | None:
-    """The latest challenge verdict, only ever "jugada correcta" or "jugada no válida" (art. 40)."""
+    """The latest challenge verdict: only "jugada correcta" or "jugada no válida" (art. 40)."""
     for n in range(len(game.history) - 1, -1, -1):
         turn = game.history[n]
         if turn.challenged:

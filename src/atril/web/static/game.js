@@ -178,7 +178,7 @@ function renderStatus() {
   if (state.over) {
     status.textContent = t("game_over");
   } else if (state.waiting_for_rival) {
-    status.textContent = t("waiting_rival").replace("…", "") ;
+    status.textContent = t("waiting_join");
   } else if (state.thinking) {
     status.textContent = t("thinking");
   } else if (pending && pending.mine && state.mode !== "local") {
