@@ -224,7 +224,8 @@ function renderSide() {
   $("over").classList.toggle("hidden", !over);
   if (over) {
     const winner = over.winner === null ? t("draw") : `${t("wins")} ${over.winner_name}`;
-    const adjustments = over.adjustments.map((a) => `${over.players[a.player]}: ${a.points > 0 ? "+" : ""}${a.points} (${a.kind}${a.tiles ? " " + a.tiles : ""})`);
+    const adjustments = state.sheet.filter((r) => r.number === 0)
+      .map((r) => `${r.name}: ${r.points > 0 ? "+" : ""}${r.points}, ${r.text}`);
     $("over-text").innerHTML = `<p><b>${t("result")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
       + `<p><b>${t("reason")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
       + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "");
