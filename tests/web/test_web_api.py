@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -348,3 +349,9 @@ def test_actions_over_the_websocket(client):
         assert done["type"] == "done" and done["version"] == state["version"] + 1
         ws.send_json({"action": "pass", "version": state["version"]})  # not their turn now
         assert ws.receive_json()["status"] == 409
+
+
+def test_atril_serve_prints_the_address(server):
+    assert server.proc.stdout.readline().startswith(f"atril: abre {server.base}/ en el navegador")
+    page = urllib.request.urlopen(f"{server.base}/").read().decode()
+    assert "Nueva partida" in page and "/static/lobby.js" in page

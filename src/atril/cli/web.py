@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from . import main
@@ -24,4 +26,5 @@ def serve(host: str, port: int, db: str | None) -> None:
     where = "PostgreSQL" if store.shared else store.url.removeprefix("sqlite:///")
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"atril: abre http://{shown}:{port}/ en el navegador  (partidas en {where})")
+    sys.stdout.flush()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=20)
