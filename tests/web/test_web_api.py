@@ -355,3 +355,9 @@ def test_atril_serve_prints_the_address(server):
     assert server.proc.stdout.readline().startswith(f"atril: abre {server.base}/ en el navegador")
     page = urllib.request.urlopen(f"{server.base}/").read().decode()
     assert "Nueva partida" in page and "/static/lobby.js" in page
+
+
+def test_a_huge_word_list_is_refused_before_reading_it(client):
+    r = client.post("/api/lexicos", content=b"casa\n",
+                    headers={"Content-Length": str(64 * 1024 * 1024)})
+    assert_error(r, 413)

@@ -38,7 +38,7 @@ from ..ruleset import Ruleset
 from . import computer
 from .analysis import analyse
 from .games import COMPUTER, ApiError, Changed, Games
-from .lexicons import Lexicons
+from .lexicons import MAX_UPLOAD_BYTES, Lexicons
 from .live import Hub
 from .store import NotFound, open_store
 
@@ -122,6 +122,9 @@ class _Api:
         })
 
     async def upload_lexicon(self, request: Request) -> Response:
+        size = request.headers.get("content-length", "0")
+        if not size.isdigit() or int(size) > MAX_UPLOAD_BYTES:
+            raise ApiError(413, "la lista es demasiado grande (máximo 16 MB)")
         raw = await request.body()
         lexicon = await run_in_threadpool(
             self.games.lexicons.upload, request.query_params.get("nombre", ""), raw)
