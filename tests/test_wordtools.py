@@ -4,7 +4,6 @@ against brute force over word lists, by tiles: CH, LL, RR and Ñ are one tile ea
 import json
 import random
 import re
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -177,11 +176,11 @@ def test_two_blank_anagrams_on_es09(es09):
     found = W.anagrams(es09, "CHAVAL?")
     assert {f.word for f in found} >= {"CHAVALa"}
     assert all(f.letters in {w for w in [tw("chavala"), tw("chavola")]} for f in found)
-    start = time.perf_counter()
-    found = W.anagrams(es09, "AEIRST??")
-    assert time.perf_counter() - start < 1.0
-    words = {f.letters for f in found}
-    assert tw("aristeas") in words or len(words) > 500
+    found = W.anagrams(es09, "AEIRST??")  # its speed is measured in bench/bench_wordtools.py
+    rack = Counter(tw("aeirst"))
+    expected = {w for w in es09.words() if len(w) == 8
+                and sum((rack - Counter(w)).values()) == 0}  # the two blanks cover the rest
+    assert {f.letters for f in found} == expected and len(expected) > 100
     for f in found[:50]:
         assert f.letters in es09 and len(f.tiles) == 8 and len(f.blanks) == 2
 
@@ -215,9 +214,7 @@ def test_pattern_reading():
 
 def test_patterns_on_es09(es09):
     for text in ["?ACH*", "*[AEIOU]RR?", "*LL?", "CH*RR*"]:
-        start = time.perf_counter()
-        found = W.pattern_words(es09, text)
-        assert time.perf_counter() - start < 1.0, text
+        found = W.pattern_words(es09, text)  # speed: bench/bench_wordtools.py
         assert found and found == sorted(found, key=lambda f: f.letters)
         rx = W.Pattern.parse(text).items
         assert brute_pattern([f.letters for f in found], rx) == [f.letters for f in found]

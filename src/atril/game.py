@@ -64,13 +64,12 @@ from .clock import NO_CORRIDO, Clock, TimeSource
 from .errors import AtrilError, IllegalMoveError
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
 from .position import Position
-from .rules import ScoredPlay, apply_play, check_play
+from .rules import VERDICTS, ScoredPlay, apply_play, check_play
 from .ruleset import Ruleset
 
 WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
 SINGLE, VOID = "single", "void"  # challenge modes, named as CGP's ``cr`` op
 CHALLENGE_MODES = (SINGLE, VOID)
-VERDICTS = {True: "jugada correcta", False: "jugada no válida"}  # art. 40: nothing more
 
 #: end reasons: code → (article of the 2009 text, Spanish text).
 END_REASONS: dict[str, tuple[str, str]] = {

@@ -19,10 +19,11 @@ from typing import Iterable
 
 from . import tiles as T
 from .errors import AtrilError, InvalidTextError
+from .rules import VERDICTS
 from .wordtools import Source, kwg_of
 
-CORRECT = "JUGADA CORRECTA"
-INVALID = "JUGADA NO VÁLIDA"
+CORRECT = VERDICTS[True].upper()
+INVALID = VERDICTS[False].upper()
 #: most words one play can form: one along the line plus one across per placed tile.
 MAX_WORDS = 16
 _WORD_SPLIT = re.compile(r"[\s,;]+")

@@ -14,6 +14,8 @@ from .errors import IllegalMoveError
 from .move import PLAY, THROUGH, Move
 
 BINGO_BONUS = 50  # art. 19
+#: the only answers a challenge or the word judge gives (art. 40): never which word failed.
+VERDICTS = {True: "jugada correcta", False: "jugada no válida"}
 
 
 @dataclass(frozen=True)

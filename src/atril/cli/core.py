@@ -12,8 +12,8 @@ from ..errors import IllegalMoveError
 from ..lexicon import Lexicon
 from ..move import Move
 from ..position import Position
-from ..rules import check_play, leave_after
-from . import echo_json, fail, main
+from ..rules import VERDICTS, check_play, leave_after
+from . import echo_json, main
 
 lexicon_option = click.option(
     "--lexicon", "lexicon_spec", default=None, metavar="ID|RUTA",
@@ -38,7 +38,7 @@ def check(lexicon_spec: str | None, judge: bool, as_json: bool, words: tuple[str
         results.append({"word": word, "valid": valid})
     all_valid = all(r["valid"] for r in results)
     if judge:
-        verdict = "jugada correcta" if all_valid else "jugada no válida"
+        verdict = VERDICTS[all_valid]
         if as_json:
             echo_json({"verdict": verdict, "valid": all_valid})
         else:
