@@ -245,3 +245,8 @@ def test_bad_input(board_tile, rack):
 def test_not_a_board():
     with pytest.raises(InvalidPositionError):
         movegen.generate("no", (), es09())
+
+
+def test_docstring_examples():
+    import doctest
+    assert doctest.testmod(movegen).failed == 0

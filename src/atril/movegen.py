@@ -2,12 +2,21 @@
 
     >>> from atril import Board, movegen
     >>> from atril.lexicon import Lexicon
-    >>> moves = movegen.generate(Board(), (1, 6, 10, 20, 22, 23, 15), Lexicon.load())
-    >>> str(moves[0])                                                  # doctest: +SKIP
-    'H2 ARESTIN 66'
+    >>> from atril.rack import Rack
+    >>> moves = movegen.generate(Board(), Rack("AEIRSTN"), Lexicon.load())
+    >>> len(moves), str(moves[0]), moves[0].bingo
+    (1376, 'H2 ARESTIN 66', True)
+    >>> [str(c) for c in movegen.best(Board(), Rack("AEIRSTN"), Lexicon.load(), n=2)]
+    ['H2 ARESTIN 66', 'H2 ASENTIR 66']
+
+Both return a ``MoveList``: a sequence of ``Candidate`` over one packed buffer, each candidate
+made only when looked at (a mid-game position has thousands of moves; most are never read).
 
 The work is done by the C extension ``atril._movegen`` (Gordon's GADDAG algorithm, as in
 Macondo and wolges); if it is missing, ``atril.reference`` (pure Python, slow) stands in.
+``best`` does not generate everything: it bounds what each anchor could score (MAGPIE's
+"shadow" play: best tiles on best squares, words unchecked, bingos only if the rack spells
+one) and walks the anchors from the highest bound down, stopping when none can win.
 
 Conventions (as Quackle's, so move counts compare):
 
