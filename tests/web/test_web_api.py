@@ -361,3 +361,17 @@ def test_a_huge_word_list_is_refused_before_reading_it(client):
     r = client.post("/api/lexicos", content=b"casa\n",
                     headers={"Content-Length": str(64 * 1024 * 1024)})
     assert_error(r, 413)
+
+
+def test_clock_settings_reach_the_page(client):
+    game_id, tokens = new_game(client, minutes=0, timer=True)
+    clock = view(client, game_id, tokens["0"])["clock"]
+    assert clock["remaining"] is None and clock["turn_seconds"] == 120
+    assert 0 < clock["turn_left"] <= 120
+    game_id, tokens = new_game(client, minutes=25, clock_mode="no corrido")
+    token, state = mover(client, game_id, tokens)
+    assert state["clock"]["running"] == state["to_move"]
+    a, b = two_tiles(state["rack"])
+    after = act(client, game_id, token, "play", placed=[["H8", a], ["H9", b]]).json()
+    assert after["clock"]["running"] is None  # both clocks stop while the play is counted
+    assert_error(client.post("/api/partidas", json={"clock_mode": "rápido", "minutes": 5}), 400)
