@@ -37,8 +37,9 @@ from ..errors import AtrilError
 from ..ruleset import Ruleset
 from . import computer
 from .analysis import analyse
-from .games import COMPUTER, ApiError, Changed, Games
+from .games import Changed, Games
 from .lexicons import MAX_UPLOAD_BYTES, Lexicons
+from .requests import COMPUTER, ApiError
 from .live import Hub
 from .store import NotFound, open_store
 

@@ -1,0 +1,149 @@
+"""Reading what clients send: lobby options, actions, tiles placed on squares.
+
+Everything malformed becomes an ``ApiError`` with a 4xx status and a Spanish message; a move
+that breaks a rule names its article.
+"""
+
+from __future__ import annotations
+
+from .. import tiles as T
+from ..board import NUM_SQUARES, SIZE, parse_square
+from ..clock import MODES, TURN_TIMER_SECONDS
+from ..errors import InvalidTextError
+from ..game import Game
+from ..move import THROUGH, Move
+
+COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, Spanish message, and the article when a rule says no."""
+
+    def __init__(self, status: int, message: str, article: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.article = status, message, article
+
+
+
+def parse_action(game: Game, action: str, body: dict) -> Move | None:
+    if action in ("accept", "challenge"):
+        if game.pending is None:
+            raise ApiError(409, "no hay ninguna jugada pendiente de aceptar o impugnar", "38")
+        return None
+    if action == "pass":
+        return Move.pass_()
+    try:
+        if action == "exchange":
+            tiles = body.get("tiles")
+            if isinstance(tiles, str):
+                return Move.parse("cambio " + tiles)
+            if not isinstance(tiles, list) or not tiles:
+                raise ApiError(400, "indica las fichas que cambias: «tiles»: [\"A\", \"CH\"]",
+                               "25")
+            return Move.exchange(tuple(_rack_tile(t) for t in tiles))
+        text = body.get("move")
+        if isinstance(text, str):
+            move = Move.parse(text)
+            if not move.is_play:
+                raise ApiError(400, "para cambiar o pasar usa las acciones «exchange» y «pass»")
+            return move
+        return placement_move(game, body.get("placed"))
+    except InvalidTextError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def _rack_tile(name: object) -> int:
+    """A rack tile named as the page shows it: ``A``, ``CH``, ``Ñ``, ``?`` for a blank."""
+    if not isinstance(name, str):
+        raise ApiError(400, "cada ficha se escribe como texto: \"A\", \"CH\", \"?\"")
+    if name == "?":
+        return T.BLANK
+    return T.code(name.strip("[]"))
+
+
+def _board_tile(name: object) -> int:
+    """A placed tile: ``A``, ``CH``; lower case (``ch``) is a blank standing for that tile."""
+    if not isinstance(name, str) or not name.strip("[]") or name == "?":
+        raise ApiError(400, "ficha no válida: un comodín debe decir qué letra es (art. 10.2)",
+                       "10.2")
+    inner = name.strip("[]")
+    tile = T.code(inner)
+    return tile | T.BLANK_BIT if inner != inner.upper() else tile
+
+
+def placement_move(game: Game, placed: object) -> Move:
+    """The play made by tiles put on squares: ``[[square, tile], ...]`` with squares as
+    indices (0–224) or Spanish names (``H8``). Gaps must be filled by board tiles (art. 8)."""
+    if not isinstance(placed, list) or not placed:
+        raise ApiError(400, "falta la jugada: «placed»: [[\"H8\", \"C\"], …] o «move»: "
+                            "\"H8 CASA\"")
+    tiles: dict[int, int] = {}
+    for item in placed:
+        if not isinstance(item, list) or len(item) != 2:
+            raise ApiError(400, "cada ficha colocada es [casilla, ficha]")
+        sq, name = item
+        if isinstance(sq, str):
+            sq = parse_square(sq)
+        if not isinstance(sq, int) or isinstance(sq, bool) or not 0 <= sq < NUM_SQUARES:
+            raise ApiError(400, f"casilla fuera del tablero: {sq!r}")
+        if sq in tiles:
+            raise ApiError(422, "dos fichas en la misma casilla", "8")
+        tiles[sq] = _board_tile(name)
+    board = game.board
+    for sq in tiles:
+        if board[sq]:
+            raise ApiError(422, "esa casilla ya está ocupada", "8")
+    rows = {sq // SIZE for sq in tiles}
+    cols = {sq % SIZE for sq in tiles}
+    if len(rows) > 1 and len(cols) > 1:
+        raise ApiError(422, "las fichas de una jugada van en una sola fila o columna", "8")
+    across = len(rows) == 1 and (len(tiles) > 1 or _has_side(board, min(tiles), 1))
+    step = 1 if across else SIZE
+    first, last = min(tiles), max(tiles)
+    while (first % SIZE if across else first // SIZE) > 0 and board[first - step]:
+        first -= step
+    while (last % SIZE if across else last // SIZE) < SIZE - 1 and board[last + step]:
+        last += step
+    word = []
+    for sq in range(first, last + 1, step):
+        if sq in tiles:
+            word.append(tiles[sq])
+        elif board[sq]:
+            word.append(THROUGH)
+        else:
+            raise ApiError(422, "las fichas deben formar una sola palabra, sin huecos", "8")
+    return Move.play(first // SIZE, first % SIZE, across, tuple(word))
+
+
+def _has_side(board, sq: int, step: int) -> bool:
+    col = sq % SIZE
+    return bool((col > 0 and board[sq - step]) or (col < SIZE - 1 and board[sq + step]))
+
+
+def player_names(options: dict, mode: str) -> list[str]:
+    names = options.get("names") or []
+    if not isinstance(names, list) or len(names) > 2 or not all(isinstance(n, str) for n in names):
+        raise ApiError(400, "«names» es una lista de hasta dos nombres")
+    default = ["Jugador 1", "Ordenador" if mode == COMPUTER else "Jugador 2"]
+    out = [(n.strip()[:30] or d) for n, d in zip(names + [""] * 2, default)]
+    if mode == COMPUTER:
+        out[1] = "Ordenador"
+    if out[0] == out[1]:
+        out[1] += " (2)"
+    return out
+
+
+def clock_settings(options: dict) -> dict | None:
+    """``Clock`` arguments from the lobby: minutes (0 = none), mode, the 2-minute timer."""
+    minutes = options.get("minutes", 0)
+    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) \
+            or not 0 <= minutes <= 180:
+        raise ApiError(400, "los minutos del reloj van de 0 a 180", "34")
+    mode = options.get("clock_mode", MODES[0])
+    if mode not in MODES:
+        raise ApiError(400, f"tiempo «{mode}» desconocido: «corrido» o «no corrido»", "34")
+    timer = bool(options.get("timer", False))
+    if not minutes and not timer:
+        return None
+    return {"minutes": minutes or None, "mode": mode,
+            "turn_seconds": TURN_TIMER_SECONDS if timer else None}
