@@ -30,7 +30,7 @@ BENCH = {
 }
 
 CORPUS_LEXICONS = 5
-GAMES_PER_LEXICON = 4
+GAMES_PER_LEXICON = 3
 MIN_POSITIONS = 500
 
 
@@ -97,7 +97,7 @@ def corpus() -> list[tuple[int, Board, tuple[int, ...], int]]:
 def test_corpus_is_large_and_varied():
     positions = corpus()
     assert len(positions) >= MIN_POSITIONS
-    assert sum(1 for _, _, rack, _ in positions if T.BLANK in rack) >= 40
+    assert sum(1 for _, _, rack, _ in positions if T.BLANK in rack) >= 30
     assert sum(1 for _, b, _, _ in positions if any(t & T.BLANK_BIT for t in b.squares)) >= 50
     assert sum(1 for _, b, _, _ in positions if any(b[sq] for sq in range(15))) >= 5  # edge
 

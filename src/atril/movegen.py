@@ -216,7 +216,7 @@ def generate(board: Board, rack: Sequence[int], lexicon, *, exchanges: bool = Fa
         from . import reference
         return reference.generate(board, rack_t, lexicon, exchanges=exchanges,
                                   bag_count=bag_count)
-    bag = min(bag_count, T.RACK_SIZE) if exchanges else -1
+    bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
     return MoveList(_native.generate(board.squares, counts, _nodes(lexicon), bag), rack_t)
 
 
@@ -231,7 +231,7 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
     if n < 1:
         raise ValueError("n debe ser al menos 1")
     counts, rack_t = _check(board, rack)
-    bag = min(bag_count, T.RACK_SIZE) if exchanges else -1
+    bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
     if _native is None:  # pragma: no cover
         from . import reference
         return reference.best(board, rack_t, lexicon, n=n, leave_values=leave_values,
