@@ -214,7 +214,8 @@ def main() -> None:
     moves = len(stats.server)
     print(f"atril serve: {args.games} partidas simultáneas, {args.think:g} s para pensar, "
           f"{elapsed:.1f} s, "
-          f"{os.cpu_count()} núcleos, base de datos {args.db or 'SQLite'}")
+          f"{os.cpu_count()} núcleos, base de datos "
+          f"{'PostgreSQL' if (args.db or '').startswith('postgres') else 'SQLite'}")
     print(f"  jugadas: {moves}  ({moves / elapsed:.1f} por segundo), partidas acabadas: "
           f"{stats.games_done}, errores: {len(stats.errors)} {stats.errors[:3]}")
     if proc is not None and moves:
