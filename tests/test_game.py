@@ -395,3 +395,16 @@ def test_module_examples():
     import atril.ruleset
     for module in (atril.game, atril.ruleset):
         assert doctest.testmod(module).failed == 0
+
+
+def test_a_refused_action_leaves_the_game_as_it_was():  # art. 38
+    # Acting accepts the pending play; if the action itself is refused, nothing happens at all.
+    game = Game(["Ana", "Luis"], seed=3, draws=["AEIRSTN", "CHAOSLE"])
+    game.play("H2 ARESTIN")
+    before = game.to_dict()
+    with pytest.raises(IllegalMoveError):
+        game.play("A1 CHAOS")  # not connected (art. 9)
+    assert game.to_dict() == before and game.pending is not None
+    with pytest.raises(IllegalMoveError):
+        game.exchange("ZZ")  # tiles Luis does not hold
+    assert game.to_dict() == before

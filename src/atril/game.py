@@ -53,9 +53,10 @@ Where the texts are silent, this module decides:
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from collections import Counter, deque
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from . import tiles as T
 from .bag import Bag, unseen
@@ -318,6 +319,27 @@ class Game:
         self._settle()
         self._check_open()
 
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """An action that is refused leaves the game exactly as it was: acting first accepts
+        the pending play, so a refused action must undo that acceptance too — unless the game
+        ended on the way (time ran out, art. 35): that ending stands."""
+        # Everything else is immutable or has its own ``copy`` (board, bag, lists, deque).
+        shared = ("lexicon", "can_play", "clock")
+        saved = {k: v.copy() if hasattr(v, "copy") else v
+                 for k, v in vars(self).items() if k not in shared}
+        clock_state = ({k: v.copy() if isinstance(v, list) else v for k, v in vars(self.clock).items()}
+                       if self.clock is not None else None)
+        try:
+            yield
+        except BaseException:
+            if self.result is not None and saved["result"] is None:
+                raise
+            vars(self).update(saved)
+            if clock_state is not None:
+                vars(self.clock).update(clock_state)
+            raise
+
     def _settle(self) -> None:
         self._check_open()
         if self.pending is not None:
@@ -332,6 +354,10 @@ class Game:
             return self.exchange(move.tiles)
         if move.kind == PASS:
             return self.pass_()
+        with self._atomic():
+            return self._play(move)
+
+    def _play(self, move: Move) -> Turn:
         self._begin()
         scored = self.check(move)
         assert scored is not None
@@ -406,6 +432,10 @@ class Game:
 
     def exchange(self, tiles: Iterable[int] | str) -> Turn:
         """Give back tiles and draw as many (art. 25): new ones first, then the old go in."""
+        with self._atomic():
+            return self._exchange(tiles)
+
+    def _exchange(self, tiles: Iterable[int] | str) -> Turn:
         self._begin()
         tiles = parse_rack(tiles) if isinstance(tiles, str) else tuple(tiles)
         move = Move.exchange(tiles)
@@ -424,9 +454,10 @@ class Game:
 
     def pass_(self) -> Turn:
         """Pass the turn (art. 26); always allowed, even when the turn timer has run out."""
-        self._begin()
-        p = self.player_to_move
-        return self._finish_turn(Turn(p, PASS, Move.pass_(), self.racks[p]), switch=True)
+        with self._atomic():
+            self._begin()
+            p = self.player_to_move
+            return self._finish_turn(Turn(p, PASS, Move.pass_(), self.racks[p]), switch=True)
 
     def _finish_turn(self, turn: Turn, *, switch: bool = False) -> Turn:
         self.history.append(turn)
