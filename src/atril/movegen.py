@@ -226,7 +226,8 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
     """The top ``n`` moves by score, or by equity (score + leave value) with ``leave_values``.
 
     With ``exchanges`` the exchanges (equity: the value of the tiles kept) and the pass count
-    too. Ties are broken as in ``generate``, so this is ``generate(...)[:n]`` re-sorted by equity.
+    too. Ties are broken as in ``generate``: without leave values this is exactly
+    ``generate(...)[:n]``, only faster (anchors that cannot reach the n-th score are skipped).
     """
     if n < 1:
         raise ValueError("n debe ser al menos 1")

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from . import tiles as T
 from .board import CENTER, SIZE, Board, square
+from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT
 from .move import Move
 from .movegen import (KIND_EXCHANGE, KIND_PASS, KIND_PLAY, NEW_BIT, RECORD, LeaveTable, MoveList,
                       _check)
@@ -199,30 +200,44 @@ def _used(rec: tuple) -> tuple[int, ...]:
     return tuple(T.BLANK if t & T.BLANK_BIT else t & ~NEW_BIT for t in rec[7] if t & NEW_BIT)
 
 
+_RANKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _leave_lookup(table: LeaveTable | None):
-    """Value of a sorted leave, by walking the table's DAWG in Python."""
+    """Value of a sorted leave: every leave of the table's DAWG ranked in Python (cached)."""
     if table is None:
         return lambda leave: 0.0
-    nodes = memoryview(table.kwg_nodes).cast("B").cast("I")
     values = memoryview(table.values).cast("B").cast("f")
+    try:
+        ranks = _RANKS[table]
+    except (KeyError, TypeError):
+        ranks = _ranks(memoryview(table.kwg_nodes).cast("B").cast("I"))
+        try:
+            _RANKS[table] = ranks
+        except TypeError:
+            pass
+    return lambda leave: float(values[ranks[leave]]) if leave in ranks else 0.0
+
+
+def _ranks(nodes: memoryview) -> dict[tuple[int, ...], int]:
+    """Each DAWG word's index in sorted order: depth first, a word before its extensions."""
     ranks: dict[tuple[int, ...], int] = {}
 
     def walk(first: int, prefix: tuple[int, ...]) -> None:
-        """Depth-first in sorted order: a leave is ranked before its extensions."""
         i = first
         while first:
             node = nodes[i]
             word = prefix + (node >> 24,)
-            if node & 0x800000:
+            if node & ACCEPTS_BIT:
                 ranks[word] = len(ranks)
-            if node & 0x3FFFFF:
-                walk(node & 0x3FFFFF, word)
-            if node & 0x400000:
+            if node & ARC_MASK:
+                walk(node & ARC_MASK, word)
+            if node & IS_END_BIT:
                 break
             i += 1
 
-    walk(nodes[0] & 0x3FFFFF, ())
-    return lambda leave: float(values[ranks[leave]]) if leave in ranks else 0.0
+    walk(nodes[0] & ARC_MASK, ())
+    return ranks
 
 
 def _order(valued: list[tuple[float, tuple]]) -> list[tuple[float, tuple]]:
