@@ -71,7 +71,7 @@ def _label(f: W.Found) -> str:
     return f"{f.rank:>5}. {f.word}" if f.rank is not None else f.word
 
 
-@main.command()
+@main.command(short_help="Juez de palabras: solo dice si la jugada es correcta o no válida.")
 @lexicon_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Registro de juicios (JSON por líneas) para el director del torneo.")
