@@ -250,3 +250,25 @@ def test_not_a_board():
 def test_docstring_examples():
     import doctest
     assert doctest.testmod(movegen).failed == 0
+
+
+def test_falls_back_to_the_reference(monkeypatch):
+    """Without the C extension the same calls answer, from atril.reference."""
+    _, board, rack, bag = corpus()[40]
+    lex = small_lexicon(0)
+    fast = movegen.generate(board, rack, lex, exchanges=True, bag_count=bag)
+    fast_best = movegen.best(board, rack, lex, n=4)
+    monkeypatch.setattr(movegen, "_native", None)
+    assert list(movegen.generate(board, rack, lex, exchanges=True, bag_count=bag)) == list(fast)
+    assert list(movegen.best(board, rack, lex, n=4)) == list(fast_best)
+
+
+def test_candidate_fields_for_exchange_and_pass():
+    rack = tuple(T.tokenize_word("quedast"))
+    moves = movegen.generate(Board(), rack, es09(), exchanges=True, bag_count=7)
+    exchange = next(c for c in moves if c.move.is_exchange and len(c.move.tiles) == 2)
+    assert exchange.score == 0 and exchange.placed == () and not exchange.bingo
+    assert sorted(exchange.leave + exchange.move.tiles) == sorted(rack)
+    assert str(exchange).startswith("cambio ") and str(exchange).endswith(" 0")
+    passing = moves[-1]
+    assert passing.move.is_pass and passing.leave == tuple(sorted(rack))
