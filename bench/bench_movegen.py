@@ -6,7 +6,8 @@ For P1–P4: placements (exchanges excluded, as Quackle counts), the median CPU 
 process's own time, so other jobs on a shared machine count less) of
 ``movegen.generate`` (every move scored and sorted; candidates are made lazily), of
 ``generate`` plus reading every score, and of ``movegen.best`` (top move by score). Then
-positions per second over a fixed seeded set of mid-game positions from random self-play.
+positions per second over a fixed seeded set of mid-game positions from random self-play, and
+turns per second of static self-play (best score each turn), as Quackle's figure.
 """
 
 from __future__ import annotations
@@ -68,10 +69,39 @@ def midgame_positions(lexicon: Lexicon, count: int, seed: int = 2026) -> list[tu
     return out[:count]
 
 
+def self_play_turns_per_second(lexicon: Lexicon, games: int, seed: int = 7) -> float:
+    """Static self-play as Quackle's figure counts it: best score each turn, draw, repeat."""
+    rng = random.Random(seed)
+    turns, t = 0, time.process_time()
+    for _ in range(games):
+        board = Board()
+        bag = [c for c, n in enumerate(T.COUNTS) for _ in range(n)]
+        rng.shuffle(bag)
+        racks: list[list[int]] = [[], []]
+        stuck = 0
+        while stuck < 2:
+            rack = racks[turns % 2]
+            while len(rack) < T.RACK_SIZE and bag:
+                rack.append(bag.pop())
+            turns += 1
+            moves = movegen.best(board, rack, lexicon)
+            if not len(moves):
+                stuck += 1
+                continue
+            stuck = 0
+            apply_play(board, check_play(board, moves[0].move))
+            for tile in moves[0].used:
+                rack.remove(tile)
+            if not rack:
+                break
+    return turns / (time.process_time() - t)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200, help="timed runs per position")
     parser.add_argument("--positions", type=int, default=200, help="mid-game positions")
+    parser.add_argument("--games", type=int, default=20, help="self-play games")
     args = parser.parse_args()
     lexicon = Lexicon.load("ES09")
     print(f"atril {'C' if movegen._native else 'referencia'}, ES09, mediana de {args.runs} "
@@ -96,6 +126,8 @@ def main() -> None:
         dt = time.process_time() - t
         print(f"{len(positions)} posiciones de medio juego, {label}: {len(positions) / dt:,.0f} "
               f"posiciones/s ({total} jugadas)")
+    print(f"autojuego estático (mejor puntuación): "
+          f"{self_play_turns_per_second(lexicon, args.games):,.0f} turnos/s [Quackle 1,700]")
 
 
 if __name__ == "__main__":
