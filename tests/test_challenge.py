@@ -2,7 +2,7 @@
 
 import pytest
 
-from atril.errors import AtrilError, IllegalMoveError
+from atril.errors import IllegalMoveError
 from atril.game import PLAY, VERDICTS, VOID, WITHDRAWN, Game
 from atril.lexicon import Lexicon
 
@@ -83,13 +83,17 @@ def test_challenge_needs_a_pending_play(lexicon):
         game.accept()
 
 
-def test_a_judge_may_give_the_verdict():  # art. 42: no lexicon, a tournament judge decides
+def test_a_judge_may_give_the_verdict():  # art. 42: a tournament judge decides
     game = Game(draws=["CASAEIO"])
     game.play("H8 CASA")
-    with pytest.raises(AtrilError, match="veredicto"):
-        game.challenge()
-    assert game.challenge(valid=False) is False
+    assert game.challenge(valid=False) is False  # the judge overrules the lexicon
     assert game.history[-1].kind == WITHDRAWN
+
+
+def test_without_a_lexicon_the_ruleset_lexicon_judges():  # art. 39
+    game = Game(draws=["CASAEIO"])
+    game.play("H8 CASA")
+    assert game.challenge() is True and game.lexicon.id == game.ruleset.lexicon
 
 
 def test_void_mode_refuses_without_naming_the_word(lexicon):  # art. 40, 43
@@ -105,9 +109,11 @@ def test_void_mode_refuses_without_naming_the_word(lexicon):  # art. 40, 43
         game.challenge()
 
 
-def test_void_mode_needs_a_lexicon():
-    with pytest.raises(AtrilError):
-        Game(challenge=VOID)
+def test_void_mode_without_a_lexicon_uses_the_ruleset_lexicon():  # art. 40
+    game = Game(challenge=VOID, draws=["CASOXEI"])
+    with pytest.raises(IllegalMoveError):
+        game.play("H8 XEC")
+    assert game.play("H8 CASO").score == 12
 
 
 def test_check_never_reveals_word_validity(lexicon):  # art. 43

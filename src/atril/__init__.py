@@ -9,6 +9,7 @@ from .move import Move
 from .position import Position
 from .rack import Rack
 from .rules import ScoredPlay, check_play
+from . import movegen
 from .ruleset import Ruleset
 
 __version__ = "0.1.0"
@@ -16,5 +17,5 @@ __version__ = "0.1.0"
 __all__ = [
     "AtrilError", "Board", "Game", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError",
     "InvalidTextError", "Lexicon", "LexiconError", "Move", "Position", "Rack", "Ruleset",
-    "ScoredPlay", "check_play",
+    "ScoredPlay", "check_play", "movegen",
 ]

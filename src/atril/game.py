@@ -16,6 +16,7 @@ API (``Game``)
 --------------
 - ``Game(players, *, ruleset="FISE2009", seed=None, first=0, challenge="single", lexicon=None,
   clock=None, can_play=None, draws=None)`` — ``first=None`` draws for the start (art. 4);
+  ``lexicon=None`` judges challenges with the ruleset's lexicon, loaded when first needed;
   ``draws`` forces what each draw from the bag yields, in order (replaying a record, a
   teaching position); an entry ``None`` draws at random, as do all draws after the list.
 - acting: ``play(move_or_text)`` (any move: play, ``cambio AEI``, ``paso``), ``exchange(tiles)``,
@@ -188,8 +189,6 @@ class Game:
             raise AtrilError("una partida es entre dos jugadores (art. 1)")
         if challenge not in CHALLENGE_MODES:
             raise AtrilError(f"modo de impugnación desconocido «{challenge}»: single o void")
-        if challenge == VOID and lexicon is None:
-            raise AtrilError("el modo void necesita un léxico para rechazar jugadas")
         self.players = tuple(str(p) for p in players)
         self.ruleset = Ruleset.get(ruleset)
         self.seed = random.SystemRandom().randrange(2 ** 63) if seed is None else seed
@@ -400,8 +399,6 @@ class Game:
         if self.challenge_mode != SINGLE:
             raise IllegalMoveError("en esta partida no se impugna: las jugadas no válidas se "
                                    "rechazan al hacerlas", "39")
-        if valid is None and self.lexicon is None:
-            raise AtrilError("sin léxico no se puede juzgar la jugada: indica el veredicto")
         if self.clock is not None:
             self.clock.stop()  # art. 34.2
         if valid is None:
@@ -419,7 +416,10 @@ class Game:
         return False
 
     def _valid(self, scored: ScoredPlay) -> bool:
-        assert self.lexicon is not None
+        """Judge a whole play; without a lexicon given, the ruleset's own is loaded now."""
+        if self.lexicon is None:
+            from .lexicon import Lexicon
+            self.lexicon = Lexicon.load(self.ruleset.lexicon)
         return all(self.lexicon.is_word(tuple(T.letter_of(t) for t in w.tiles))
                    for w in scored.words)
 
