@@ -42,7 +42,7 @@ typedef struct {
     uint8_t kind, dir, row, col, len, nplaced;
     uint8_t tiles[16];
     float equity;
-    uint32_t reserved;
+    uint32_t pad; /* to 32 bytes */
 } Rec;
 
 static uint8_t VALUE[NCODES];
