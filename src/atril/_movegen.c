@@ -460,19 +460,24 @@ static inline int best_dot(const int *w, const int *vals, int k) {
     return s;
 }
 
-/* Whether the tiles counted in `cnt` (`left` of them) spell a word, in any order: 1 yes,
- * 0 no, -1 gave up after `*budget` nodes. */
+/* Whether the tiles counted in `cnt` (`left` of them, one pivot tile already read to reach
+ * `arc` in the GADDAG) spell a word: 1 yes, 0 no, -1 gave up after `*budget` nodes. Starting
+ * from the rarest tile keeps the search small: few words hold it, and every one of them has a
+ * GADDAG path that begins with it. */
 static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, int left, int *budget) {
     for (uint32_t j = arc; j && j < k->n; j++) {
         uint32_t node = k->v[j], t = node >> 24;
         if (--*budget < 0) return -1;
-        if (cnt[t]) {
+        int found = 0;
+        if (t == 0) { /* the separator: now reading rightwards */
+            found = spells_word(k, node & ARC_MASK, cnt, left, budget);
+        } else if (cnt[t]) {
             cnt[t]--;
-            int found = left == 1 ? (node & ACCEPTS_BIT) != 0
-                                  : spells_word(k, node & ARC_MASK, cnt, left - 1, budget);
+            found = left == 1 ? (node & ACCEPTS_BIT) != 0
+                              : spells_word(k, node & ARC_MASK, cnt, left - 1, budget);
             cnt[t]++;
-            if (found) return found;
         }
+        if (found) return found;
         if (node & IS_END_BIT) break;
     }
     return 0;
@@ -481,7 +486,7 @@ static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, int left, int
 /* Which bingos the rack could make at all, found lazily (a necessary condition the bound
  * uses): do its seven tiles spell a word with these board letters? Racks with a blank, and
  * searches that run too long, are taken as possible. */
-#define MAX_THROUGH 1
+#define MAX_THROUGH (SIZE - RACK_SIZE)
 #define BINGO_CACHE 64
 #define BINGO_BUDGET 2000 /* nodes one search may visit */
 typedef struct { int n; uint64_t key[BINGO_CACHE]; uint8_t ok[BINGO_CACHE]; } Bingos;
@@ -501,9 +506,13 @@ static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int n
     uint8_t cnt[NCODES];
     memcpy(cnt, g->rack, sizeof cnt);
     for (int i = 0; i < nthrough; i++) cnt[through[i]]++;
-    int budget = BINGO_BUDGET;
-    int ok = spells_word(&g->k, g->k.n ? arc_of(&g->k, 0) : 0, cnt, RACK_SIZE + nthrough,
-                         &budget) != 0; /* giving up counts as possible */
+    int pivot = 0, budget = BINGO_BUDGET;
+    for (int c = 1; c < NCODES; c++)
+        if (cnt[c] && (!pivot || VALUE[c] > VALUE[pivot])) pivot = c; /* dearest is rarest */
+    uint32_t start = child(&g->k, g->k.n > 1 ? arc_of(&g->k, 1) : 0, (uint32_t)pivot);
+    cnt[pivot]--;
+    int ok = start && spells_word(&g->k, arc_of(&g->k, start), cnt, RACK_SIZE + nthrough - 1,
+                                  &budget) != 0; /* giving up counts as possible */
     if (b->n < BINGO_CACHE) {
         b->key[b->n] = key;
         b->ok[b->n++] = (uint8_t)ok;
