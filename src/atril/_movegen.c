@@ -124,6 +124,7 @@ typedef struct {
     Rec *recs;
     size_t nrecs, cap;
     int topn; /* 0: keep every move; otherwise keep the best topn by equity */
+    const float *at, *reach; /* topn: bounds by start square (see Anchor), else NULL */
     int failed;
 } Gen;
 
@@ -267,19 +268,27 @@ static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmu
                      int np, int lidx);
 
 /* After the tile at `pos` (node j) on the way left from the anchor. */
+/* In best mode: whether plays bounded by `bound` cannot make the top n. */
+static inline int hopeless(const Gen *g, const float *bounds, int pos) {
+    return bounds && g->nrecs == (size_t)g->topn && bounds[pos] < g->recs[g->nrecs - 1].equity;
+}
+
+/* After the tile at `pos` (node j) on the way left from the anchor. */
 static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cross, int np,
                       int lidx) {
     int a = g->anchor_pos;
     if (pos == 0 || !g->ltile[pos - 1]) {
-        if (accepts(&g->k, j) && (a == SIZE - 1 || !g->ltile[a + 1]))
-            record_play(g, pos, a, main, wmult, cross, np, lidx);
-        if (a < SIZE - 1 && (g->ltile[a + 1] || g->rack_total)) {
-            uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
-            if (s) go_right(g, a + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
+        if (!hopeless(g, g->at, pos)) { /* the word may start here */
+            if (accepts(&g->k, j) && (a == SIZE - 1 || !g->ltile[a + 1]))
+                record_play(g, pos, a, main, wmult, cross, np, lidx);
+            if (a < SIZE - 1 && (g->ltile[a + 1] || g->rack_total)) {
+                uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
+                if (s) go_right(g, a + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
+            }
         }
-        if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total)
+        if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total && !hopeless(g, g->reach, pos - 1))
             go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
-    } else {
+    } else if (!hopeless(g, g->reach, pos - 1)) {
         go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
     }
 }
@@ -446,7 +455,12 @@ static void gen_exchanges(Gen *g, int bag) {
 
 /* ---- best moves: anchors in order of an upper bound (shadow play, as MAGPIE and wolges) -- */
 
-typedef struct { float bound; uint8_t dir, line, pos, left_limit; } Anchor;
+/* An anchor to walk, with bounds: `bound` for any play from it, `at[p]` for the plays that
+ * start at square p, `reach[p]` for those that start at p or left of it. */
+typedef struct {
+    float bound, at[SIZE], reach[SIZE];
+    uint8_t dir, line, pos, left_limit;
+} Anchor;
 
 static inline void insert_desc(int *v, int n, int x) {
     while (n > 0 && v[n - 1] < x) { v[n] = v[n - 1]; n--; }
@@ -525,9 +539,10 @@ static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int n
  * words not checked. vals: rack tile values, highest first; maxleave[k]: best leave after
  * playing k tiles. */
 static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nrack,
-                    const float *maxleave, Bingos *bingos) {
+                    const float *maxleave, Bingos *bingos, float *at, float *reach) {
     uint32_t avail = g->rack[0] ? ALL_LETTERS : g->rack_mask;
     float best = -1e30f;
+    for (int p = 0; p < SIZE; p++) at[p] = best;
     if (!(g->lxset[a] & avail)) return best;
     int lmL[RACK_SIZE + 1], cwL[RACK_SIZE + 1], kL = 0, wL = 1, bL = 0, cL = 0, l = a;
     uint8_t throughL[SIZE], through[SIZE]; /* letters already on the board in the span */
@@ -566,6 +581,7 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
                             (bingo ? BINGO_BONUS : 0);
                 float bound = (float)score + maxleave[k];
                 if (bound > best) best = bound;
+                if (bound > at[l]) at[l] = bound;
             }
             if (r == SIZE - 1 || k == nrack || !(g->lxset[r + 1] & avail)) break;
             r++;
@@ -576,6 +592,8 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
         ADD(l, lmL, cwL, kL, wL, cL);
     }
 #undef ADD
+    reach[0] = at[0];
+    for (int p = 1; p < SIZE; p++) reach[p] = at[p] > reach[p - 1] ? at[p] : reach[p - 1];
     return best;
 }
 
@@ -608,10 +626,13 @@ static int gen_best_plays(Gen *g) {
                 if (!g->anchor[dir][sq_of(dir, line, p)]) continue;
                 if (!loaded) load_line(g, dir, line);
                 loaded = 1;
-                float bound = shadow(g, p, prev + 1, vals, nrack, maxleave, &bingos);
-                if (bound > -1e29f)
-                    anchors[n++] = (Anchor){bound, (uint8_t)dir, (uint8_t)line, (uint8_t)p,
-                                            (uint8_t)(prev + 1)};
+                Anchor *an = &anchors[n];
+                an->bound = shadow(g, p, prev + 1, vals, nrack, maxleave, &bingos, an->at, an->reach);
+                an->dir = (uint8_t)dir;
+                an->line = (uint8_t)line;
+                an->pos = (uint8_t)p;
+                an->left_limit = (uint8_t)(prev + 1);
+                if (an->bound > -1e29f) n++;
                 prev = p;
             }
         }
@@ -625,6 +646,8 @@ static int gen_best_plays(Gen *g) {
             cur_dir = an->dir;
             cur_line = an->line;
         }
+        g->at = an->at;
+        g->reach = an->reach;
         gen_anchor(g, an->pos, an->left_limit);
     }
     free(anchors);
