@@ -1,10 +1,11 @@
 """Self-play: turns per second (one core) and how often equity beats greedy.
 
-    .venv/bin/python bench/bench_selfplay.py [--games 2000] [--speed-games 200] [--workers 2]
+    .venv/bin/python bench/bench_selfplay.py [--games 2000] [--seed 0] [--speed-games 200]
+        [--leaves TABLE.bin.xz] [--skip-speed] [--workers 2]
 
 Speed: static players on one core, every turn a full move generation, next to Quackle's
 static self-play on the same word list (BENCH.md: about 1,700 turns/s). Strength: ``--games``
-paired games (each bag seed twice, seats swapped, so both players get the same racks),
+paired games (each bag seed twice, seats swapped: each player gets the other's opening rack),
 equity against greedy; the win rate (a draw counts half) with its 95 % Wilson interval.
 """
 
@@ -43,10 +44,20 @@ def speed(names: tuple[str, str], games: int, lexicon: Lexicon) -> tuple[float, 
     return turns / (time.perf_counter() - start), turns / games
 
 
+_engines: list = []
+
+
+def _init(table_path: str | None) -> None:
+    lexicon = Lexicon.load()
+    table = leaves.LeaveValues.read(table_path) if table_path else None
+    _engines[:] = [players.get("equity", lexicon=lexicon, leaves=table),
+                   players.get("greedy", lexicon=lexicon)]
+
+
 def _pairs(first_seed: int) -> list[tuple[float, int]]:
     """(equity's result: 1, ½ or 0; equity's spread) for PAIRS_PER_TASK paired games."""
-    lexicon = Lexicon.load()
-    engines = [players.get("equity", lexicon=lexicon), players.get("greedy", lexicon=lexicon)]
+    engines = _engines
+    lexicon = engines[1].lexicon
     out = []
     for game, seats in players.match(engines, 2 * PAIRS_PER_TASK, seed=first_seed,
                                      lexicon=lexicon):
@@ -61,20 +72,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="partidas equity contra greedy")
     ap.add_argument("--speed-games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0, help="semilla de la primera bolsa")
+    ap.add_argument("--leaves", default=None, help="otra tabla de hojas (por defecto la incluida)")
+    ap.add_argument("--skip-speed", action="store_true", help="solo la fuerza")
     ap.add_argument("--workers", type=int, default=mp.cpu_count())
     args = ap.parse_args()
     lexicon = Lexicon.load()
     leaves.load()
-    for names in (("greedy", "greedy"), ("equity", "equity")):
+    for names in () if args.skip_speed else (("greedy", "greedy"), ("equity", "equity")):
         rate, per_game = speed(names, args.speed_games, lexicon)
         print(f"{names[0]:>7} contra {names[1]:<7} {rate:7.0f} turnos/s en un núcleo "
               f"({per_game:.1f} turnos por partida; Quackle: ~{QUACKLE_TURNS_PER_SECOND})",
               flush=True)
     pairs = args.games // 2
-    seeds = range(0, pairs, PAIRS_PER_TASK)
+    seeds = range(args.seed, args.seed + pairs, PAIRS_PER_TASK)
     results: list[tuple[float, int]] = []
     start = time.perf_counter()
-    with mp.Pool(args.workers) as pool, tqdm(total=2 * len(seeds) * PAIRS_PER_TASK,
+    with mp.Pool(args.workers, initializer=_init, initargs=(args.leaves,)) as pool, tqdm(total=2 * len(seeds) * PAIRS_PER_TASK,
                                              unit="partida") as bar:
         for chunk in pool.imap_unordered(_pairs, seeds):
             results += chunk
