@@ -267,7 +267,7 @@ static void go_left(Gen *g, int pos, uint32_t arc, int main, int wmult, int cros
 static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmult, int cross,
                      int np, int lidx);
 
-/* In best mode: whether plays bounded by `bound` cannot make the top n. */
+/* In best mode: whether the plays bounded by bounds[pos] cannot make the top n. */
 static inline int hopeless(const Gen *g, const float *bounds, int pos) {
     return bounds && g->nrecs == (size_t)g->topn && bounds[pos] < g->recs[g->nrecs - 1].equity;
 }
