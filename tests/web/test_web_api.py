@@ -159,6 +159,8 @@ def test_bad_json_and_unknown_things(client):
     assert_error(client.post("/api/partidas", json={"ruleset": "FISE1990"}), 400)
     assert_error(client.post("/api/partidas", json={"lexicon": "U-000000000000"}), 400)
     assert_error(client.post("/api/partidas", json={"minutes": -5}), 400, "34")
+    for key in ("mode", "level", "challenge", "ruleset", "lexicon"):  # not text: 400, not 500
+        assert_error(client.post("/api/partidas", json={key: {"x": 1}}), 400)
     assert_error(client.get("/api/partidas/noexiste?t=x"), 404)
     assert_error(client.post("/api/partidas/noexiste/accion", json={"t": "x", "action": "pass"}),
                  404)

@@ -63,6 +63,9 @@ class Games:
         (``{"0": token, "1": token}``, or ``{"both": token}`` on one device)."""
         if not isinstance(options, dict):
             raise ApiError(400, "se esperaba un objeto JSON con las opciones de la partida")
+        for key in ("mode", "level", "challenge", "ruleset", "lexicon"):
+            if not isinstance(options.get(key, ""), (str, type(None))):
+                raise ApiError(400, f"la opción «{key}» debe ser un texto")
         mode = options.get("mode", COMPUTER)
         if mode not in (COMPUTER, REMOTE, LOCAL):
             raise ApiError(400, f"modo de partida desconocido «{mode}»: computer, remote o local")
