@@ -1,7 +1,7 @@
 """Learn Spanish leave values by self-play (docs/LEAVES.md) and write the shipped table.
 
     .venv/bin/pip install numpy   # only this script needs it
-    .venv/bin/python tools/train_leaves.py --games 16000,20000,50000 \\
+    .venv/bin/python tools/train_leaves.py --games 10000,10000,20000,40000 \\
         --out src/atril/data/leaves-es09.bin.xz
 
 Generation 0 is two greedy players; generation k+1 is two equity players using generation k's
@@ -202,7 +202,7 @@ def fit(stats: dict[int, list[float]]) -> tuple[np.ndarray, dict]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", default="16000,20000,50000",
+    ap.add_argument("--games", default="10000,10000,20000,40000",
                     help="partidas por generación, separadas por comas")
     ap.add_argument("--workers", type=int, default=mp.cpu_count())
     ap.add_argument("--out", type=Path, default=Path("src/atril/data") / leaves.SHIPPED)
