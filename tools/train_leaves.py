@@ -10,7 +10,7 @@ the same player makes of it on their next turn: its points plus (bootstrapping) 
 the leave it keeps then, or its end-of-game adjustment if the game ends first (art. 45). A
 leave's value is its mean target minus the mean over all turns, shrunk towards a per-tile
 additive model (tiles, duplicates, vowel/consonant mix) fitted to all leaves, so rare leaves
-get sensible values and the 900,000 never seen get the model's.
+get sensible values and the million-odd never seen get the model's.
 """
 
 from __future__ import annotations
