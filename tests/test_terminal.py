@@ -57,7 +57,7 @@ def test_two_people_challenge_accept_and_save(lex, tmp_path):
         "planilla", f"guardar {path}", "salir"]) + "\n")
     session.play()
     out = session.stdout.getvalue()
-    assert "impugna: jugada no válida" in out and "pierde el turno" in out
+    assert "impugnación — jugada no válida" in out and "pierde el turno" in out
     assert [t.kind for t in game.history] == ["withdrawn", "play"]
     assert game.scores[second] == reply.score and "Jugada aceptada." in out
     assert gcg.loads(path.read_text(encoding="utf-8")).scores == game.scores
@@ -71,7 +71,7 @@ def test_the_computer_challenges_an_invalid_play(lex):
     assert not lex.is_word(word)
     session.stdin = io.StringIO(f"H8 {T.to_human(word)}\nsalir\n")
     session.play()
-    assert "atril impugna: jugada no válida" in session.stdout.getvalue()
+    assert "atril: impugnación — jugada no válida" in session.stdout.getvalue()
 
 
 def test_english_messages(lex):

@@ -30,6 +30,7 @@ from . import tiles as T
 from .errors import AtrilError
 from .game import Game
 from .lexicon import Lexicon
+from .board import Board
 from .move import THROUGH, Move
 from .rules import check_play
 
@@ -209,11 +210,17 @@ def pending_is_valid(game: Game, lexicon: Lexicon) -> bool:
     return all(lexicon.is_word(w.tiles) for w in scored.words)
 
 
+def can_play(lexicon: Lexicon) -> Callable[[Board, Sequence[int]], bool]:
+    """The ``can_play`` hook a ``Game`` needs to see that nobody can place a tile (art. 45.1)."""
+    return lambda board, rack: bool(rack) and len(movegen.best(board, rack, lexicon, n=1)) > 0
+
+
 def is_blocked(game: Game, lexicon: Lexicon) -> bool:
     """The bag is empty and neither rack can be placed anywhere (art. 45.1)."""
     if len(game.bag) or game.pending is not None:
         return False
-    return not any(len(movegen.best(game.board, rack, lexicon, n=1)) for rack in game.racks)
+    placeable = can_play(lexicon)
+    return not any(placeable(game.board, rack) for rack in game.racks)
 
 
 def play_game(players: Sequence[Player], *, seed: int | str, lexicon: Lexicon,

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from . import movegen
 from . import players as P
 from . import tiles as T
 from .clock import Clock
@@ -60,10 +59,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "prompt": ("{name}> ", "{name}> "),
     "pending": ("Jugada de {name} pendiente: {move} ({score}). «impugnar», «aceptar» o juega.",
                 "{name}'s play is pending: {move} ({score}). “challenge”, “accept” or play."),
-    "played": ("{name} juega {move}: {score} puntos.", "{name} plays {move}: {score} points."),
-    "exchanged": ("{name} cambia {n} fichas.", "{name} exchanges {n} tiles."),
-    "passed": ("{name} pasa.", "{name} passes."),
-    "challenged": ("{name} impugna: {verdict}.", "{name} challenges: {verdict}."),
+    # "{name}: ..." reads right whether the name is «Tú» or another player's.
+    "played": ("{name}: {move}, {score} puntos.", "{name}: {move}, {score} points."),
+    "exchanged": ("{name}: cambio de {n} fichas.", "{name}: exchange of {n} tiles."),
+    "passed": ("{name}: paso.", "{name}: pass."),
+    "challenged": ("{name}: impugnación — {verdict}.", "{name}: challenge — {verdict}."),
     "withdrawn": ("La jugada se retira y {name} pierde el turno (art. 40).",
                   "The play is withdrawn and {name} loses the turn (art. 40)."),
     "accepted": ("Jugada aceptada.", "Play accepted."),
@@ -121,7 +121,7 @@ class Session:
             names = names or (NAMES[self.lang][2], "atril")
         self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
                          clock=None if clock_minutes is None else Clock(clock_minutes),
-                         can_play=lambda board, rack: len(movegen.best(board, rack, lex)) > 0)
+                         can_play=P.can_play(lex))
 
     # -- output -------------------------------------------------------------------------------
     def say(self, key: str, **fields) -> None:
@@ -141,7 +141,7 @@ class Session:
             self.say("clock", clock=game.clock)
         unseen = game.unseen()
         self.say("bag", n=len(game.bag),
-                 unseen=" ".join(T.tile_to_human(t) * n for t, n in
+                 unseen=" ".join(f"{T.tile_to_human(t)}×{n}" for t, n in
                                  sorted(enumerate(unseen), key=lambda x: (x[0] == 0, x[0])) if n))
         p = game.player_to_move
         self.say("rack", name=game.players[p],

@@ -6,10 +6,7 @@ and turn number, so a stored game replays the same way after a restart.
 
 from __future__ import annotations
 
-from typing import Callable
-
-from .. import movegen, players
-from ..board import Board
+from .. import players
 from ..game import Game
 from ..lexicon import Lexicon
 from ..move import Move
@@ -32,8 +29,3 @@ def choose(level: str, game: Game, lexicon: Lexicon) -> Move:
 def challenges(level: str, game: Game, lexicon: Lexicon) -> bool:
     """Whether the computer challenges the pending play."""
     return _engine(level, game, lexicon).challenges(game)
-
-
-def can_play(lexicon: Lexicon) -> Callable[[Board, tuple[int, ...]], bool]:
-    """The ``can_play`` hook a game needs to see that nobody can place a tile (art. 45.1)."""
-    return lambda board, rack: bool(rack) and len(movegen.best(board, rack, lexicon)) > 0

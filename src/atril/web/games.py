@@ -22,6 +22,7 @@ from ..errors import AtrilError, IllegalMoveError
 from ..game import SINGLE, VOID, Game
 from ..move import Move
 from ..ruleset import Ruleset
+from .. import players
 from . import computer
 from .lexicons import Lexicons
 from .requests import (COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action,
@@ -86,7 +87,7 @@ class Games:
         if seed is not None and not isinstance(seed, int):
             raise ApiError(400, "la semilla debe ser un número entero")
         game = Game(names, ruleset=ruleset, seed=seed, first=None, challenge=challenge,
-                    lexicon=lexicon, can_play=computer.can_play(lexicon),
+                    lexicon=lexicon, can_play=players.can_play(lexicon),
                     clock=Clock(**clock) if clock and mode != REMOTE else None)
         if mode == LOCAL:
             tokens = {BOTH: secrets.token_urlsafe(18)}
@@ -116,7 +117,7 @@ class Games:
                 return hit
         data = doc["game"]
         lexicon = self.lexicons.get(data["lexicon"])
-        game = Game.from_dict(data, lexicon=lexicon, can_play=computer.can_play(lexicon))
+        game = Game.from_dict(data, lexicon=lexicon, can_play=players.can_play(lexicon))
         return self._put(game_id, version, game)
 
     def _put(self, game_id: str, version: int, game: Game) -> list:
