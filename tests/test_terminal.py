@@ -36,7 +36,7 @@ def test_garbage_never_stops_the_game(lex):
     assert "Órdenes:" in out and "No entiendo «basura»" in out and "No se puede:" in out
     assert "No hay ninguna jugada pendiente." in out
     assert any(t.kind == "pass" and t.player == 0 for t in game.history)
-    assert "Planilla: Tú contra atril" in out and out.rstrip().endswith("Partida abandonada.")
+    assert "Planilla: Tú contra Ordenador" in out and out.rstrip().endswith("Partida abandonada.")
     assert "Bolsa: " in out and "Sin ver: " in out and "Atril (Tú): " in out
     assert "#" in out and "★" in out  # premiums on the board
 
@@ -71,7 +71,7 @@ def test_the_computer_challenges_an_invalid_play(lex):
     assert not lex.is_word(word)
     session.stdin = io.StringIO(f"H8 {T.to_human(word)}\nsalir\n")
     session.play()
-    assert "atril: impugnación — jugada no válida" in session.stdout.getvalue()
+    assert "Ordenador: impugnación — jugada no válida" in session.stdout.getvalue()
 
 
 def test_english_messages(lex):

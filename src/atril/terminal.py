@@ -85,7 +85,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 #: default names: two people, or a person against the computer.
-NAMES = (("Jugador 1", "Jugador 2", "Tú"), ("Player 1", "Player 2", "You"))
+NAMES = (("Jugador 1", "Jugador 2", "Tú", "Ordenador"), ("Player 1", "Player 2", "You", "Computer"))
 
 #: what a person may type for each command, in either language.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -118,7 +118,7 @@ class Session:
             names = names or NAMES[self.lang][:2]
         else:
             self.computer = P.get(opponent, lexicon=lex, seed=seed)
-            names = names or (NAMES[self.lang][2], "atril")
+            names = names or (NAMES[self.lang][2], NAMES[self.lang][3])
         self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
                          clock=None if clock_minutes is None else Clock(clock_minutes),
                          can_play=P.can_play(lex))
