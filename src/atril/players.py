@@ -45,15 +45,6 @@ class Player(Protocol):
 
     def choose(self, game: Game) -> Move: ...
 
-    @property
-    def _unfiltered(self) -> bool:
-        return self.level.max_word >= 15 and self.level.bingos
-
-    def _allowed(self, c: movegen.Candidate) -> bool:
-        if not c.move.is_play:
-            return c.move.is_exchange
-        return len(c.move.tiles) <= self.level.max_word and (self.level.bingos or not c.bingo)
-
     def challenges(self, game: Game) -> bool: ...
 
 
