@@ -457,8 +457,8 @@ static void gen_exchanges(Gen *g, int bag) {
 /* An anchor to walk, with bounds: `bound` for any play from it, `at[p]` for the plays that
  * start at square p, `reach[p]` for those that start at p or left of it. */
 typedef struct {
-    float bound, at[SIZE], reach[SIZE];
-    uint8_t dir, line, pos, left_limit;
+    float bound, nobingo, at[SIZE], reach[SIZE];
+    uint8_t dir, line, pos, left_limit, pending;
 } Anchor;
 
 static inline void insert_desc(int *v, int n, int x) {
@@ -497,7 +497,7 @@ static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, int left, int
 }
 
 /* Which bingos the rack could make at all, found lazily (a necessary condition the bound
- * uses): do its seven tiles spell a word with these board letters? Racks with a blank, and
+ * uses, checked only for anchors where it decides whether they are walked): do its seven tiles spell a word with these board letters? Racks with a blank, and
  * searches that run too long, are taken as possible. */
 #define MAX_THROUGH (SIZE - RACK_SIZE)
 #define BINGO_CACHE 64
@@ -538,9 +538,12 @@ static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int n
  * words not checked. vals: rack tile values, highest first; maxleave[k]: best leave after
  * playing k tiles. */
 static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nrack,
-                    const float *maxleave, Bingos *bingos, float *at, float *reach) {
+                    const float *maxleave, Bingos *bingos, float *at, float *reach,
+                    float *nobingo, uint8_t *pending) {
     uint32_t avail = g->rack[0] ? ALL_LETTERS : g->rack_mask;
-    float best = -1e30f;
+    float best = -1e30f, nb = -1e30f;
+    *pending = 0;
+    *nobingo = best;
     for (int p = 0; p < SIZE; p++) at[p] = best;
     if (!(g->lxset[a] & avail)) return best;
     int lmL[RACK_SIZE + 1], cwL[RACK_SIZE + 1], kL = 0, wL = 1, bL = 0, cL = 0, l = a;
@@ -574,11 +577,18 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
                 through[nthrough++] = g->ltile[r] & LETTER_MASK;
             }
             if (r > l) {
-                int bingo = k == RACK_SIZE &&
-                            bingo_possible(g, bingos, through, nthrough);
-                int score = b * w + c + w * best_dot(lm, vals, k) + best_dot(cw, vals, k) +
-                            (bingo ? BINGO_BONUS : 0);
+                int bingo = 0;
+                if (k == RACK_SIZE) {
+                    if (bingos) bingo = bingo_possible(g, bingos, through, nthrough);
+                    else {
+                        bingo = 1;
+                        if (!g->rack[0] && nthrough <= MAX_THROUGH) *pending = 1;
+                    }
+                }
+                int score = b * w + c + w * best_dot(lm, vals, k) + best_dot(cw, vals, k);
                 float bound = (float)score + maxleave[k];
+                if (bound > nb) nb = bound;
+                if (bingo) bound += BINGO_BONUS;
                 if (bound > best) best = bound;
                 if (bound > at[l]) at[l] = bound;
             }
@@ -593,12 +603,31 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
 #undef ADD
     reach[0] = at[0];
     for (int p = 1; p < SIZE; p++) reach[p] = at[p] > reach[p - 1] ? at[p] : reach[p - 1];
+    *nobingo = nb;
     return best;
 }
 
-static int anchor_cmp(const void *x, const void *y) {
-    const Anchor *p = x, *q = y;
-    return (p->bound < q->bound) - (p->bound > q->bound);
+/* Put anchor x at heap slot i (the new last one) and sift it up. */
+static inline void heap_up(const Anchor *an, int *heap, int i, int x) {
+    while (i > 0 && an[heap[(i - 1) / 2]].bound < an[x].bound) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = x;
+}
+
+/* Put anchor x at the root of a heap of hn and sift it down. */
+static inline void heap_down(const Anchor *an, int *heap, int hn, int x) {
+    int i = 0;
+    for (;;) {
+        int m = 2 * i + 1;
+        if (m >= hn) break;
+        if (m + 1 < hn && an[heap[m + 1]].bound > an[heap[m]].bound) m++;
+        if (an[heap[m]].bound <= an[x].bound) break;
+        heap[i] = heap[m];
+        i = m;
+    }
+    heap[i] = x;
 }
 
 /* Anchors from the most promising down; stop once no anchor can beat the n-th best move. */
@@ -626,7 +655,8 @@ static int gen_best_plays(Gen *g) {
                 if (!loaded) load_line(g, dir, line);
                 loaded = 1;
                 Anchor *an = &anchors[n];
-                an->bound = shadow(g, p, prev + 1, vals, nrack, maxleave, &bingos, an->at, an->reach);
+                an->bound = shadow(g, p, prev + 1, vals, nrack, maxleave, NULL, an->at, an->reach,
+                                   &an->nobingo, &an->pending);
                 an->dir = (uint8_t)dir;
                 an->line = (uint8_t)line;
                 an->pos = (uint8_t)p;
@@ -635,16 +665,31 @@ static int gen_best_plays(Gen *g) {
                 prev = p;
             }
         }
-    qsort(anchors, (size_t)n, sizeof *anchors, anchor_cmp);
+    /* A max-heap of anchors by bound. Bingo bonuses are first assumed possible; an anchor
+     * whose bound needs one to beat the n-th best is checked when it comes up, and goes back
+     * in with its exact bound. */
+    int heap[2 * NSQ], hn = 0;
+    for (int i = 0; i < n; i++) heap_up(anchors, heap, hn++, i);
     int cur_dir = -1, cur_line = -1;
-    for (int i = 0; i < n; i++) {
-        const Anchor *an = &anchors[i];
-        if (g->nrecs == (size_t)g->topn && an->bound < g->recs[g->nrecs - 1].equity) break;
+    while (hn > 0) {
+        Anchor *an = &anchors[heap[0]];
+        int full = g->nrecs == (size_t)g->topn;
+        if (full && an->bound < g->recs[g->nrecs - 1].equity) break;
         if (an->dir != cur_dir || an->line != cur_line) {
             load_line(g, an->dir, an->line);
             cur_dir = an->dir;
             cur_line = an->line;
         }
+        if (an->pending && full && an->nobingo < g->recs[g->nrecs - 1].equity) {
+            float nb;
+            an->bound = shadow(g, an->pos, an->left_limit, vals, nrack, maxleave, &bingos,
+                               an->at, an->reach, &nb, &an->pending);
+            an->pending = 0;
+            heap_down(anchors, heap, hn, heap[0]);
+            continue;
+        }
+        hn--;
+        if (hn > 0) heap_down(anchors, heap, hn, heap[hn]);
         g->at = an->at;
         g->reach = an->reach;
         gen_anchor(g, an->pos, an->left_limit);
