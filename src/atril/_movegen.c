@@ -67,10 +67,13 @@ static inline uint32_t child(const Nodes *k, uint32_t arc, uint32_t tile) {
 static inline uint32_t arc_of(const Nodes *k, uint32_t i) { return k->v[i] & ARC_MASK; }
 static inline int accepts(const Nodes *k, uint32_t i) { return (k->v[i] & ACCEPTS_BIT) != 0; }
 
-/* Letters c such that pre + c + suf is a word (pre, suf in reading order, letters only). */
+/* Letters c among `want` such that pre + c + suf is a word (pre, suf in reading order,
+ * letters only). */
 static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const uint8_t *suf,
-                          int slen) {
+                          int slen, uint32_t want) {
     uint32_t arc = k->n > 1 ? arc_of(k, 1) : 0, mask = 0;
+    if (!(want &= ALL_LETTERS)) return 0;
+    uint32_t last = 31 - (uint32_t)__builtin_clz(want); /* siblings come in tile order */
     if (slen > 0) { /* GADDAG path cn..c1: suf reversed, c, pre reversed */
         for (int i = slen - 1; i >= 0; i--) {
             uint32_t j = child(k, arc, suf[i]);
@@ -79,8 +82,11 @@ static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const ui
         }
         for (uint32_t j = arc; j && j < k->n; j++) {
             uint32_t t = k->v[j] >> 24, x = j;
-            for (int i = plen - 1; i >= 0 && x; i--) x = child(k, arc_of(k, x), pre[i]);
-            if (t && x && accepts(k, x)) mask |= 1u << t;
+            if (t > last) break;
+            if ((want >> t) & 1) {
+                for (int i = plen - 1; i >= 0 && x; i--) x = child(k, arc_of(k, x), pre[i]);
+                if (x && accepts(k, x)) mask |= 1u << t;
+            }
             if (k->v[j] & IS_END_BIT) break;
         }
     } else { /* pre reversed, separator, c */
@@ -93,11 +99,12 @@ static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const ui
         if (!s) return 0;
         for (uint32_t j = arc_of(k, s); j && j < k->n; j++) {
             uint32_t t = k->v[j] >> 24;
-            if (t && accepts(k, j)) mask |= 1u << t;
+            if (t > last) break;
+            if (accepts(k, j)) mask |= 1u << t;
             if (k->v[j] & IS_END_BIT) break;
         }
     }
-    return mask & ALL_LETTERS;
+    return mask & want;
 }
 
 /* ---- generator state ------------------------------------------------------------------ */
@@ -132,8 +139,10 @@ static inline int sq_of(int dir, int line, int pos) {
     return dir == 0 ? line * SIZE + pos : pos * SIZE + line;
 }
 
+/* Only the rack's letters (all of them with a blank) are worked out: nothing else is asked. */
 static void compute_cross(Gen *g) {
     uint8_t pre[SIZE], suf[SIZE];
+    uint32_t want = g->rack[0] ? ALL_LETTERS : g->rack_mask;
     for (int dir = 0; dir < 2; dir++) {
         /* a play along `dir` forms perpendicular words along the other direction */
         for (int sq = 0; sq < NSQ; sq++) {
@@ -161,7 +170,7 @@ static void compute_cross(Gen *g) {
                 g->xset[dir][sq] = ALL_LETTERS;
                 continue;
             }
-            g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen);
+            g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
             g->xscore[dir][sq] = (int16_t)sum;
             g->xlen[dir][sq] = (uint8_t)(plen + slen);
         }
