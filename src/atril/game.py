@@ -54,8 +54,8 @@ Where the texts are silent, this module decides:
 from __future__ import annotations
 
 import random
+from collections import deque
 from contextlib import contextmanager
-from collections import Counter, deque
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
@@ -66,7 +66,8 @@ from .clock import NO_CORRIDO, Clock, TimeSource
 from .errors import AtrilError, IllegalMoveError
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
 from .position import Position
-from .rules import VERDICTS, ScoredPlay, apply_play, check_play
+from .rack import Rack
+from .rules import VERDICTS, ScoredPlay, apply_play, check_play, leave_after
 from .ruleset import Ruleset
 
 WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
@@ -284,7 +285,7 @@ class Game:
             self._check_exchange(move.tiles)
             return None
         scored = check_play(self.board, move)
-        _require_tiles(self.rack, scored.placed_tiles(), "tienes", "2")
+        leave_after(self.rack, scored.placed_tiles(), "2")
         return scored
 
     def is_legal(self, move: Move | str) -> bool:
@@ -310,7 +311,7 @@ class Game:
             raise IllegalMoveError(
                 f"para cambiar {len(tiles)} fichas la bolsa debe tener al menos {need}; "
                 f"quedan {len(self.bag)}", "25")
-        _require_tiles(self.rack, tiles, "tienes", "25")
+        leave_after(self.rack, tiles, "25")
 
     # -- acting -----------------------------------------------------------------------------------
     def _begin(self) -> None:
@@ -365,7 +366,7 @@ class Game:
         p = self.player_to_move
         rack = self.racks[p]
         apply_play(self.board, scored)
-        self.racks[p] = _remove(rack, scored.placed_tiles())
+        self.racks[p] = leave_after(rack, scored.placed_tiles(), "2")
         self.scores[p] += scored.score
         placed = {sq for sq, _ in scored.placed}
         line = tuple(t if sq in placed else THROUGH
@@ -449,7 +450,7 @@ class Game:
                 "25")
         drawn = self.bag.exchange(move.tiles, drawn=forced)
         drawn = tuple(sorted(drawn))
-        self.racks[p] = tuple(sorted(_remove(rack, move.tiles) + drawn))
+        self.racks[p] = tuple(sorted(leave_after(rack, move.tiles, "25") + drawn))
         return self._finish_turn(Turn(p, EXCHANGE, move, rack, drawn=drawn), switch=True)
 
     def pass_(self) -> Turn:
@@ -554,12 +555,12 @@ class Game:
         out = self.history[-1].player if reason == "out" else 0
         if reason == "out":
             other = 1 - out
-            value = _rack_value(self.racks[other])
+            value = Rack(self.racks[other]).value()
             rack = self.racks[other]
             adjustments += [Adjustment(other, "rack", -value, rack),
                             Adjustment(out, "out", value, rack)]
         elif reason in ("passes", "scoreless", "blocked"):
-            adjustments += [Adjustment(p, "rack", -_rack_value(self.racks[p]), self.racks[p])
+            adjustments += [Adjustment(p, "rack", -Rack(self.racks[p]).value(), self.racks[p])
                             for p in (0, 1) if self.racks[p]]
         for p in (0, 1):
             if self.overtime[p]:
@@ -707,25 +708,6 @@ class Game:
 # -- helpers ----------------------------------------------------------------------------------------
 def _as_move(move: Move | str) -> Move:
     return Move.parse(move) if isinstance(move, str) else move
-
-
-def _require_tiles(rack: Sequence[int], tiles: Sequence[int], verb: str, article: str) -> None:
-    missing = Counter(tiles) - Counter(rack)
-    if missing:
-        raise IllegalMoveError(
-            f"no {verb} en el atril {format_rack(missing.elements())} (atril: {format_rack(rack)})",
-            article)
-
-
-def _remove(rack: tuple[int, ...], tiles: Iterable[int]) -> tuple[int, ...]:
-    left = list(rack)
-    for t in tiles:
-        left.remove(t)
-    return tuple(left)
-
-
-def _rack_value(rack: Iterable[int]) -> int:
-    return sum(T.value(t) for t in rack)
 
 
 def _streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from . import tiles as T
 from .board import Board
+from .bag import unseen
 from .errors import InvalidPositionError
 from .rack import Rack
 
@@ -76,12 +77,7 @@ class Position:
 
     def unseen(self) -> list[int]:
         """Tiles the player to move cannot see: bag plus the opponent's rack (counts per code)."""
-        counts = list(T.COUNTS)
-        for code_, n in enumerate(self.board.usage()):
-            counts[code_] -= n
-        for t in self.racks[0]:
-            counts[t] -= 1
-        return counts
+        return unseen(self.board, self.racks[0])
 
     def bag_count(self) -> int:
         """Tiles in the bag. With the opponent's rack unknown (empty in the CGP), they are

@@ -6,12 +6,15 @@ tiles may lie there and what the play scores.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from . import tiles as T
 from .board import CENTER, LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER, Board, square_name
 from .errors import IllegalMoveError
 from .move import PLAY, THROUGH, Move
+from .rack import format_rack
 
 BINGO_BONUS = 50  # art. 19
 #: the only answers a challenge or the word judge gives (art. 40): never which word failed.
@@ -163,13 +166,17 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
     return tuple(tiles_), squares
 
 
-def leave_after(rack: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
-    """The rack left after using ``used`` (blanks as ``BLANK``); an error if a tile is missing."""
+def leave_after(rack: Sequence[int], used: Iterable[int], article: str = "8") -> tuple[int, ...]:
+    """The rack left after using ``used`` (blanks as ``BLANK``); an error naming every missing
+    tile if the rack does not hold them."""
+    used = tuple(used)
+    missing = Counter(used) - Counter(rack)
+    if missing:
+        raise IllegalMoveError(
+            f"no tienes en el atril {format_rack(missing.elements())} "
+            f"(atril: {format_rack(rack) or 'vacío'})", article)
     left = list(rack)
     for t in used:
-        if t not in left:
-            raise IllegalMoveError(
-                f"no tienes {T.tile_to_human(t)} en el atril ({T.to_human(rack) or 'vacío'})", "8")
         left.remove(t)
     return tuple(left)
 
