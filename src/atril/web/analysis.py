@@ -26,7 +26,6 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
     for n, turn in enumerate(game.history):
         # While the bag has tiles both racks are full; then the tiles kept have a value.
         bag = T.TOTAL_TILES - board.tile_count() - 2 * T.RACK_SIZE
-        found = movegen.generate(board, turn.rack, lexicon)
         top = movegen.best(board, turn.rack, lexicon, n=TOP,
                            leave_values=table if bag > 0 else None)
         best = [{"move": _text(c), "score": c.score, "equity": round(c.equity, 1)}
@@ -34,7 +33,7 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
         scrabbles = []
         made_bingo = turn.kind == PLAY and len(_new(turn)) == T.RACK_SIZE
         if not made_bingo:
-            for cand in found:
+            for cand in movegen.generate(board, turn.rack, lexicon):
                 if cand.score < 50:
                     break
                 if cand.bingo:
