@@ -189,6 +189,35 @@ def test_native_builder_equals_reference(words):
 
 
 @settings(max_examples=100, deadline=None)
+@given(small_lexicons)
+def test_child_masks_find_every_child(words):
+    """The move generator's one-step child lookup agrees with scanning the sibling list."""
+    kwg = Kwg.build(words)
+    masks = array("I", kwg.child_masks)
+    assert masks.tobytes() == kwg_module._child_masks_python(kwg.nodes)
+    assert masks[0] == 0
+    arcs = {kwg.arc(i) for i in range(len(kwg)) if kwg.arc(i)}
+    for arc in arcs:
+        for tile in range(32):
+            below = bin(masks[arc] & ((1 << tile) - 1)).count("1")
+            expected = kwg.child(arc, tile)
+            found = arc + below if masks[arc] >> tile & 1 else 0
+            assert found == expected
+
+
+def test_child_masks_refuse_an_unsorted_list():
+    kwg = Kwg.build([w("ab"), w("ac")])
+    nodes = array("I", kwg.nodes)
+    first = next(a for a in (kwg.arc(i) for i in range(len(kwg))) if a and not kwg.is_end(a))
+    nodes[first], nodes[first + 1] = (nodes[first + 1] & ~IS_END_BIT) | (nodes[first] & IS_END_BIT), \
+        (nodes[first] & ~IS_END_BIT) | (nodes[first + 1] & IS_END_BIT)
+    with pytest.raises(KwgError, match="desordenada"):
+        Kwg(nodes).child_masks
+    with pytest.raises(ValueError, match="desordenada"):
+        kwg_module._child_masks_python(nodes)
+
+
+@settings(max_examples=100, deadline=None)
 @given(small_lexicons, st.lists(st.integers(1, 6), min_size=1, max_size=8).map(tuple))
 def test_accepts_exactly_the_words(words, probe):
     kwg = Kwg.build(words)

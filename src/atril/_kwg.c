@@ -6,6 +6,7 @@
  *
  *   build(blob: bytes) -> bytes      words separated by 0 bytes, any order, repeats allowed
  *   check(nodes: buffer) -> None     ValueError unless every arc is in range and lists end
+ *   child_masks(nodes: buffer) -> bytes   per node, the tiles of its list from it to the end
  *   accepts(nodes: buffer, word: bytes) -> bool   DAWG lookup
  *   words(nodes: buffer) -> bytes    every DAWG word, sorted, separated by 0 bytes
  *
@@ -462,6 +463,35 @@ static PyObject *kwg_check(PyObject *self, PyObject *obj) {
     Py_RETURN_NONE;
 }
 
+/* masks[i]: bit t set for each tile t (< 32) of node i and the siblings after it. With sorted
+ * lists, the child for tile t of a list starting at arc is arc + popcount(masks[arc] below t):
+ * one lookup instead of a scan. masks[0] = 0, so arc 0 ("no children") has none. */
+static PyObject *kwg_child_masks(PyObject *self, PyObject *obj) {
+    Py_buffer view;
+    const uint8_t *nodes;
+    size_t n;
+    if (get_nodes(obj, &view, &nodes, &n) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 4));
+    if (!out) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    uint32_t *masks = (uint32_t *)PyBytes_AS_STRING(out), next = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint32_t node = node_at(nodes, i), t = node >> 24;
+        if (node & IS_END_BIT) next = 0;
+        else if (i + 1 < n && t >= (node_at(nodes, i + 1) >> 24)) {
+            PyBuffer_Release(&view);
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_ValueError, "lista de hermanos desordenada en el nodo %zu", i);
+        }
+        masks[i] = next = (t < 32 ? 1u << t : 0) | next;
+    }
+    masks[0] = 0;
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyObject *kwg_accepts(PyObject *self, PyObject *args) {
     PyObject *obj;
     Py_buffer word;
@@ -540,6 +570,7 @@ static PyObject *kwg_words(PyObject *self, PyObject *obj) {
 static PyMethodDef methods[] = {
     {"build", kwg_build, METH_VARARGS, "build(blob) -> KWG bytes; words separated by 0 bytes."},
     {"check", kwg_check, METH_O, "check(nodes) -> None; ValueError if an arc is out of range."},
+    {"child_masks", kwg_child_masks, METH_O, "child_masks(nodes) -> bytes; uint32 tile set per node."},
     {"accepts", kwg_accepts, METH_VARARGS, "accepts(nodes, word) -> bool via the DAWG."},
     {"words", kwg_words, METH_O, "words(nodes) -> bytes; DAWG words separated by 0 bytes."},
     {NULL, NULL, 0, NULL},

@@ -5,10 +5,11 @@
  * kept up to date at every step. Moves come back as packed 32-byte records, sorted in C.
  *
  *   configure(values: bytes[29], letter_mult: bytes[225], word_mult: bytes[225]) -> None
- *   generate(board: bytes[225], rack: bytes[29], nodes: buffer, bag: int) -> bytes
- *   best(board, rack, nodes, bag, n, leaves: (nodes, counts, values) | None) -> bytes
+ *   generate(board: bytes[225], rack: bytes[29], nodes: buffer, masks: buffer, bag: int) -> bytes
+ *   best(board, rack, nodes, masks, bag, n, leaves: (nodes, counts, values) | None) -> bytes
  *   leave_counts(nodes: buffer) -> bytes       words under each node (uint32 per node)
  *
+ * masks is Kwg.child_masks (the tiles of each node's list from it on: a child in one step).
  * rack is a count per tile code (0 = blank). bag < 0 means "no exchanges"; otherwise every
  * distinct exchange of at most `bag` tiles and the pass are added. Record layout: see Rec.
  */
@@ -51,17 +52,19 @@ static int configured = 0;
 
 /* ---- KWG ------------------------------------------------------------------------------ */
 
-typedef struct { const uint32_t *v; uint32_t n; } Nodes;
+/* v: the nodes; m: per node, the tiles of it and its later siblings (m[0] = 0); NULL for a
+ * DAWG read by scanning (the leave table). */
+typedef struct { const uint32_t *v, *m; uint32_t n; } Nodes;
+
+/* Index of tile t's node in a list whose tile set is `mask` and which starts at `arc`. */
+static inline uint32_t nth(uint32_t arc, uint32_t mask, uint32_t t) {
+    return arc + (uint32_t)__builtin_popcount(mask & ((1u << t) - 1));
+}
 
 /* The node for `tile` in the sibling list starting at `arc`, or 0. */
 static inline uint32_t child(const Nodes *k, uint32_t arc, uint32_t tile) {
-    if (!arc) return 0;
-    for (uint32_t i = arc; i < k->n; i++) {
-        uint32_t node = k->v[i], t = node >> 24;
-        if (t == tile) return i;
-        if (t > tile || (node & IS_END_BIT)) return 0;
-    }
-    return 0;
+    uint32_t mask = k->m[arc];
+    return (mask >> tile) & 1 ? nth(arc, mask, tile) : 0;
 }
 
 static inline uint32_t arc_of(const Nodes *k, uint32_t i) { return k->v[i] & ARC_MASK; }
@@ -71,23 +74,19 @@ static inline int accepts(const Nodes *k, uint32_t i) { return (k->v[i] & ACCEPT
  * letters only). */
 static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const uint8_t *suf,
                           int slen, uint32_t want) {
-    uint32_t arc = k->n > 1 ? arc_of(k, 1) : 0, mask = 0;
+    uint32_t arc = arc_of(k, 1), mask = 0;
     if (!(want &= ALL_LETTERS)) return 0;
-    uint32_t last = 31 - (uint32_t)__builtin_clz(want); /* siblings come in tile order */
     if (slen > 0) { /* GADDAG path cn..c1: suf reversed, c, pre reversed */
         for (int i = slen - 1; i >= 0; i--) {
             uint32_t j = child(k, arc, suf[i]);
             if (!j) return 0;
             arc = arc_of(k, j);
         }
-        for (uint32_t j = arc; j && j < k->n; j++) {
-            uint32_t t = k->v[j] >> 24, x = j;
-            if (t > last) break;
-            if ((want >> t) & 1) {
-                for (int i = plen - 1; i >= 0 && x; i--) x = child(k, arc_of(k, x), pre[i]);
-                if (x && accepts(k, x)) mask |= 1u << t;
-            }
-            if (k->v[j] & IS_END_BIT) break;
+        uint32_t list = k->m[arc];
+        for (uint32_t todo = list & want; todo; todo &= todo - 1) {
+            uint32_t t = (uint32_t)__builtin_ctz(todo), x = nth(arc, list, t);
+            for (int i = plen - 1; i >= 0 && x; i--) x = child(k, arc_of(k, x), pre[i]);
+            if (x && accepts(k, x)) mask |= 1u << t;
         }
     } else { /* pre reversed, separator, c */
         for (int i = plen - 1; i >= 0; i--) {
@@ -97,11 +96,11 @@ static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const ui
         }
         uint32_t s = child(k, arc, 0);
         if (!s) return 0;
-        for (uint32_t j = arc_of(k, s); j && j < k->n; j++) {
-            uint32_t t = k->v[j] >> 24;
-            if (t > last) break;
-            if (accepts(k, j)) mask |= 1u << t;
-            if (k->v[j] & IS_END_BIT) break;
+        arc = arc_of(k, s);
+        uint32_t list = k->m[arc];
+        for (uint32_t todo = list & want; todo; todo &= todo - 1) {
+            uint32_t t = (uint32_t)__builtin_ctz(todo);
+            if (accepts(k, nth(arc, list, t))) mask |= 1u << t;
         }
     }
     return mask & want;
@@ -323,30 +322,26 @@ static inline void step(Gen *g, int pos, uint32_t arc, int start, int main, int 
         else right_next(g, pos, j, start, m, wmult, cross, np, lidx);
         return;
     }
-    uint32_t want = g->lxset[pos] & (g->rack[0] ? ALL_LETTERS : g->rack_mask);
-    if (!want || !arc) return;
-    uint32_t last = 31 - (uint32_t)__builtin_clz(want);
+    uint32_t list = k->m[arc];
+    uint32_t todo = list & g->lxset[pos] & (g->rack[0] ? ALL_LETTERS : g->rack_mask);
+    if (!todo) return;
     int lm = g->llm[pos], wm = g->lwm[pos], xsc = g->lxscore[pos];
-    for (uint32_t j = arc; j < k->n; j++) {
-        uint32_t node = k->v[j], t = node >> 24;
-        if (t > last) break;
-        if ((want >> t) & 1) {
-            for (int blank = 0; blank < 2; blank++) {
-                int code = blank ? 0 : (int)t;
-                if (!g->rack[code]) continue;
-                int v = blank ? 0 : VALUE[t] * lm;
-                int c = cross + (xsc >= 0 ? (xsc + v) * wm : 0);
-                if (!--g->rack[code]) g->rack_mask &= ~(1u << code);
-                g->rack_total--;
-                g->word[pos] = (uint8_t)(t | NEW_BIT | (blank ? BLANK_BIT : 0));
-                if (start < 0) left_next(g, pos, j, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
-                else right_next(g, pos, j, start, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
-                g->rack[code]++;
-                g->rack_mask |= 1u << code;
-                g->rack_total++;
-            }
+    for (; todo; todo &= todo - 1) {
+        uint32_t t = (uint32_t)__builtin_ctz(todo), j = nth(arc, list, t);
+        for (int blank = 0; blank < 2; blank++) {
+            int code = blank ? 0 : (int)t;
+            if (!g->rack[code]) continue;
+            int v = blank ? 0 : VALUE[t] * lm;
+            int c = cross + (xsc >= 0 ? (xsc + v) * wm : 0);
+            if (!--g->rack[code]) g->rack_mask &= ~(1u << code);
+            g->rack_total--;
+            g->word[pos] = (uint8_t)(t | NEW_BIT | (blank ? BLANK_BIT : 0));
+            if (start < 0) left_next(g, pos, j, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
+            else right_next(g, pos, j, start, main + v, wmult * wm, c, np + 1, lidx + g->radix[code]);
+            g->rack[code]++;
+            g->rack_mask |= 1u << code;
+            g->rack_total++;
         }
-        if (node & IS_END_BIT) break;
     }
     g->word[pos] = 0;
 }
@@ -364,7 +359,7 @@ static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmu
 static void gen_anchor(Gen *g, int pos, int left_limit) {
     g->anchor_pos = pos;
     g->left_limit = left_limit;
-    go_left(g, pos, g->k.n > 1 ? arc_of(&g->k, 1) : 0, 0, 1, 0, 0, 0);
+    go_left(g, pos, arc_of(&g->k, 1), 0, 1, 0, 0, 0);
 }
 
 /* Each play is generated from the leftmost anchor it covers: the walk left from an anchor
@@ -486,21 +481,23 @@ static inline int best_dot(const int *w, const int *vals, int k) {
  * `arc` in the GADDAG) spell a word: 1 yes, 0 no, -1 gave up after `*budget` nodes. Starting
  * from the rarest tile keeps the search small: few words hold it, and every one of them has a
  * GADDAG path that begins with it. */
-static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, int left, int *budget) {
-    for (uint32_t j = arc; j && j < k->n; j++) {
-        uint32_t node = k->v[j], t = node >> 24;
+static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, uint32_t have, int left,
+                       int *budget) {
+    uint32_t list = k->m[arc];
+    for (uint32_t todo = list & (have | 1u); todo; todo &= todo - 1) {
+        uint32_t t = (uint32_t)__builtin_ctz(todo), node = k->v[nth(arc, list, t)];
         if (--*budget < 0) return -1;
-        int found = 0;
+        int found;
         if (t == 0) { /* the separator: now reading rightwards */
-            found = spells_word(k, node & ARC_MASK, cnt, left, budget);
-        } else if (cnt[t]) {
+            found = spells_word(k, node & ARC_MASK, cnt, have, left, budget);
+        } else {
             cnt[t]--;
             found = left == 1 ? (node & ACCEPTS_BIT) != 0
-                              : spells_word(k, node & ARC_MASK, cnt, left - 1, budget);
+                              : spells_word(k, node & ARC_MASK, cnt,
+                                            cnt[t] ? have : have & ~(1u << t), left - 1, budget);
             cnt[t]++;
         }
         if (found) return found;
-        if (node & IS_END_BIT) break;
     }
     return 0;
 }
@@ -531,9 +528,11 @@ static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int n
     int pivot = 0, budget = BINGO_BUDGET;
     for (int c = 1; c < NCODES; c++)
         if (cnt[c] && (!pivot || VALUE[c] > VALUE[pivot])) pivot = c; /* dearest is rarest */
-    uint32_t start = child(&g->k, g->k.n > 1 ? arc_of(&g->k, 1) : 0, (uint32_t)pivot);
+    uint32_t start = child(&g->k, arc_of(&g->k, 1), (uint32_t)pivot), have = 0;
     cnt[pivot]--;
-    int ok = start && spells_word(&g->k, arc_of(&g->k, start), cnt, RACK_SIZE + nthrough - 1,
+    for (int c = 1; c < NCODES; c++)
+        if (cnt[c]) have |= 1u << c;
+    int ok = start && spells_word(&g->k, arc_of(&g->k, start), cnt, have, RACK_SIZE + nthrough - 1,
                                   &budget) != 0; /* giving up counts as possible */
     if (b->n < BINGO_CACHE) {
         b->key[b->n] = key;
@@ -725,7 +724,7 @@ static void release(Buf *b) {
     b->held = 0;
 }
 
-static int setup_gen(Gen *g, Buf *board, Buf *rack, Buf *nodes) {
+static int setup_gen(Gen *g, Buf *board, Buf *rack, Buf *nodes, Buf *masks) {
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "atril._movegen sin configurar");
         return -1;
@@ -751,7 +750,12 @@ static int setup_gen(Gen *g, Buf *board, Buf *rack, Buf *nodes) {
             return -1;
         }
     }
+    if (nodes->buf.len < 8 || nodes->buf.len % 4 || masks->buf.len != nodes->buf.len) {
+        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
+        return -1;
+    }
     g->k.v = nodes->buf.buf;
+    g->k.m = masks->buf.buf;
     g->k.n = (uint32_t)(nodes->buf.len / 4);
     set_radix(g);
     return 0;
@@ -821,15 +825,16 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
-    PyObject *ob, *orack, *onodes;
+    PyObject *ob, *orack, *onodes, *omasks;
     int bag;
-    if (!PyArg_ParseTuple(args, "OOOi", &ob, &orack, &onodes, &bag)) return NULL;
-    Buf board = {0}, rack = {0}, nodes = {0};
+    if (!PyArg_ParseTuple(args, "OOOOi", &ob, &orack, &onodes, &omasks, &bag)) return NULL;
+    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0};
     PyObject *out = NULL;
     Gen *g = malloc(sizeof *g);
     if (!g) return PyErr_NoMemory();
     if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
-        get_buf(onodes, &nodes, "kwg") < 0 || setup_gen(g, &board, &rack, &nodes) < 0)
+        get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0 ||
+        setup_gen(g, &board, &rack, &nodes, &masks) < 0)
         goto done;
     Py_BEGIN_ALLOW_THREADS
     compute_cross(g);
@@ -843,24 +848,28 @@ done:
     release(&board);
     release(&rack);
     release(&nodes);
+    release(&masks);
     free(g);
     return out;
 }
 
 static PyObject *py_best(PyObject *self, PyObject *args) {
-    PyObject *ob, *orack, *onodes, *oleaves;
+    PyObject *ob, *orack, *onodes, *omasks, *oleaves;
     int bag, n;
-    if (!PyArg_ParseTuple(args, "OOOiiO", &ob, &orack, &onodes, &bag, &n, &oleaves)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOiiO", &ob, &orack, &onodes, &omasks, &bag, &n, &oleaves))
+        return NULL;
     if (n < 1) {
         PyErr_SetString(PyExc_ValueError, "n debe ser al menos 1");
         return NULL;
     }
-    Buf board = {0}, rack = {0}, nodes = {0}, lnodes = {0}, lcounts = {0}, lvalues = {0};
+    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0}, lnodes = {0}, lcounts = {0},
+        lvalues = {0};
     PyObject *out = NULL;
     Gen *g = malloc(sizeof *g);
     if (!g) return PyErr_NoMemory();
     if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
-        get_buf(onodes, &nodes, "kwg") < 0 || setup_gen(g, &board, &rack, &nodes) < 0)
+        get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0 ||
+        setup_gen(g, &board, &rack, &nodes, &masks) < 0)
         goto done;
     g->topn = n;
     g->recs = malloc((size_t)n * sizeof(Rec));
@@ -876,7 +885,7 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
             free(g->recs);
             goto done;
         }
-        Nodes lk = {lnodes.buf.buf, (uint32_t)(lnodes.buf.len / 4)};
+        Nodes lk = {lnodes.buf.buf, NULL, (uint32_t)(lnodes.buf.len / 4)};
         if (lcounts.buf.len != lnodes.buf.len) {
             PyErr_SetString(PyExc_ValueError, "hojas: una cuenta por nodo");
             free(g->recs);
@@ -895,6 +904,7 @@ done:
     release(&board);
     release(&rack);
     release(&nodes);
+    release(&masks);
     release(&lnodes);
     release(&lcounts);
     release(&lvalues);
@@ -920,7 +930,7 @@ static uint32_t count_node(const Nodes *k, uint32_t *counts, uint8_t *done, uint
 static PyObject *py_leave_counts(PyObject *self, PyObject *arg) {
     Buf nodes = {0};
     if (get_buf(arg, &nodes, "hojas") < 0) return NULL;
-    Nodes k = {nodes.buf.buf, (uint32_t)(nodes.buf.len / 4)};
+    Nodes k = {nodes.buf.buf, NULL, (uint32_t)(nodes.buf.len / 4)};
     PyObject *out = NULL;
     uint32_t *counts = calloc(k.n ? k.n : 1, sizeof *counts);
     uint8_t *done = calloc(k.n ? k.n : 1, 1);

@@ -217,7 +217,7 @@ def generate(board: Board, rack: Sequence[int], lexicon, *, exchanges: bool = Fa
         return reference.generate(board, rack_t, lexicon, exchanges=exchanges,
                                   bag_count=bag_count)
     bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
-    return MoveList(_native.generate(board.squares, counts, _nodes(lexicon), bag), rack_t)
+    return MoveList(_native.generate(board.squares, counts, *_graph(lexicon), bag), rack_t)
 
 
 def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
@@ -238,7 +238,7 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
         return reference.best(board, rack_t, lexicon, n=n, leave_values=leave_values,
                               exchanges=exchanges, bag_count=bag_count)
     leaves = None if leave_values is None else _leave_buffers(leave_values)
-    return MoveList(_native.best(board.squares, counts, _nodes(lexicon), bag, n, leaves), rack_t)
+    return MoveList(_native.best(board.squares, counts, *_graph(lexicon), bag, n, leaves), rack_t)
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -280,10 +280,13 @@ def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
     return bytes(counts), rack_t
 
 
-def _nodes(lexicon) -> object:
-    """The KWG node buffer of a ``Lexicon``, a ``Kwg`` or a bare node buffer."""
+def _graph(lexicon) -> tuple[object, bytes]:
+    """The KWG node buffer and child masks of a ``Lexicon`` or a ``Kwg``."""
     kwg = getattr(lexicon, "kwg", lexicon)
-    return getattr(kwg, "nodes", kwg)
+    try:
+        return kwg.nodes, kwg.child_masks
+    except AttributeError:
+        raise TypeError("se esperaba un Lexicon o un Kwg") from None
 
 
 _LEAVE_COUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
