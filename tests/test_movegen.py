@@ -192,6 +192,31 @@ def test_best_is_the_top_of_generate():
             assert list(movegen.best(board, rack, lex, n=n)) == list(everything[:n])
 
 
+def test_best_is_the_top_of_generate_on_the_full_lexicon():
+    """ES09 boards fill with long words, so the bounds' bingo test (can the rack and the
+    letters a span runs through spell a word at all?) decides often; it must never skip the
+    best move."""
+    lex, rng, checked = es09(), random.Random(11), 0
+    for _ in range(4):
+        board, bag = Board(), [t for t, n in enumerate(T.COUNTS) for _ in range(n)]
+        rng.shuffle(bag)
+        rack: list[int] = []
+        for _turn in range(25):
+            while len(rack) < T.RACK_SIZE and bag:
+                rack.append(bag.pop())
+            everything = movegen.generate(board, rack, lex)
+            if not len(everything):
+                break
+            for n in (1, 4):
+                assert list(movegen.best(board, rack, lex, n=n)) == list(everything[:n])
+            checked += 1
+            chosen = everything[rng.randrange(min(5, len(everything)))]
+            apply_play(board, check_play(board, chosen.move))
+            for t in chosen.used:
+                rack.remove(t)
+    assert checked >= 60
+
+
 class Leaves:
     """A leave table in the protocol ``movegen.best`` reads (wolges KLV layout)."""
 

@@ -541,10 +541,47 @@ static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int n
     return ok;
 }
 
+/* The squares of a span as the shadow sees them. Two relaxations of "each rack tile on at most
+ * one square it may go to" bound the score, and the smaller one counts:
+ * - any: the cross-sets ignored, the best tiles on the best squares (sorted weights);
+ * - fit: on a square with a perpendicular word, the best rack tile its cross-set allows, each
+ *   square on its own; the rest as in `any`. It catches a high tile that fits almost nowhere. */
+typedef struct {
+    int k, w, b, c;               /* tiles placed, word multiplier, board tiles' value, cross */
+    int lm[RACK_SIZE + 1], cw[RACK_SIZE + 1]; /* letter and cross weights, highest first */
+    int kfree, lmfree[RACK_SIZE + 1];         /* squares with no perpendicular word */
+    int fit_main, fit_cross;                  /* fitted tile values on the other squares */
+} Span;
+
+static inline void span_add(const Gen *g, Span *s, int p) {
+    int lm = g->llm[p], wm = g->lwm[p], xs = g->lxscore[p];
+    insert_desc(s->lm, s->k, lm);
+    insert_desc(s->cw, s->k, xs >= 0 ? lm * wm : 0);
+    s->k++;
+    s->w *= wm;
+    if (xs < 0) {
+        insert_desc(s->lmfree, s->kfree++, lm);
+        return;
+    }
+    s->c += xs * wm;
+    int top = 0; /* the best rack tile the cross-set takes (a blank is worth 0) */
+    for (uint32_t fits = g->lxset[p] & g->rack_mask & ~1u; fits; fits &= fits - 1) {
+        int v = VALUE[__builtin_ctz(fits)];
+        if (v > top) top = v;
+    }
+    s->fit_main += lm * top;
+    s->fit_cross += lm * wm * top;
+}
+
+static inline int span_bound(const Span *s, const int *vals) {
+    int any = s->w * best_dot(s->lm, vals, s->k) + best_dot(s->cw, vals, s->k);
+    int fit = s->w * (s->fit_main + best_dot(s->lmfree, vals, s->kfree)) + s->fit_cross;
+    return s->b * s->w + s->c + (fit < any ? fit : any);
+}
+
 /* An upper bound on the equity of any play generated from anchor `a` (line loaded): every
- * span of fillable squares through the anchor, the rack's best tiles on the best squares,
- * words not checked. vals: rack tile values, highest first; maxleave[k]: best leave after
- * playing k tiles. */
+ * span of fillable squares through the anchor, tiles placed as Span says, words not checked.
+ * vals: rack tile values, highest first; maxleave[k]: best leave after playing k tiles. */
 static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nrack,
                     const float *maxleave, Bingos *bingos, float *at, float *reach,
                     float *nobingo, uint8_t *pending) {
@@ -554,61 +591,47 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
     *nobingo = best;
     for (int p = 0; p < SIZE; p++) at[p] = best;
     if (!(g->lxset[a] & avail)) return best;
-    int lmL[RACK_SIZE + 1], cwL[RACK_SIZE + 1], kL = 0, wL = 1, bL = 0, cL = 0, l = a;
+    Span left = {.w = 1}, span;
+    int l = a;
     uint8_t throughL[SIZE], through[SIZE]; /* letters already on the board in the span */
     int nthroughL = 0;
-    int lm[RACK_SIZE + 1], cw[RACK_SIZE + 1];
-#define ADD(P, LMV, CWV, K, W, C)                                                          \
-    do {                                                                                   \
-        int lm_ = g->llm[P], wm_ = g->lwm[P], xs_ = g->lxscore[P];                         \
-        insert_desc(LMV, K, lm_);                                                          \
-        insert_desc(CWV, K, xs_ >= 0 ? lm_ * wm_ : 0);                                     \
-        K++;                                                                               \
-        W *= wm_;                                                                          \
-        if (xs_ >= 0) C += xs_ * wm_;                                                      \
-    } while (0)
-    ADD(a, lmL, cwL, kL, wL, cL);
+    span_add(g, &left, a);
     for (;;) {
         while (l > 0 && g->ltile[l - 1]) {
             l--;
-            if (!(g->ltile[l] & BLANK_BIT)) bL += VALUE[g->ltile[l]];
+            if (!(g->ltile[l] & BLANK_BIT)) left.b += VALUE[g->ltile[l]];
             throughL[nthroughL++] = g->ltile[l] & LETTER_MASK;
         }
-        int k = kL, w = wL, b = bL, c = cL, r = a, nthrough = nthroughL;
+        int r = a, nthrough = nthroughL;
+        span = left;
         memcpy(through, throughL, (size_t)nthroughL);
-        memcpy(lm, lmL, sizeof lm);
-        memcpy(cw, cwL, sizeof cw);
         for (;;) {
             while (r < SIZE - 1 && g->ltile[r + 1]) {
                 r++;
-                if (!(g->ltile[r] & BLANK_BIT)) b += VALUE[g->ltile[r]];
+                if (!(g->ltile[r] & BLANK_BIT)) span.b += VALUE[g->ltile[r]];
                 through[nthrough++] = g->ltile[r] & LETTER_MASK;
             }
             if (r > l) {
                 int bingo = 0;
-                if (k == RACK_SIZE) {
+                if (span.k == RACK_SIZE) {
                     if (bingos) bingo = bingo_possible(g, bingos, through, nthrough);
                     else {
                         bingo = 1;
                         if (!g->rack[0] && nthrough <= MAX_THROUGH) *pending = 1;
                     }
                 }
-                int score = b * w + c + w * best_dot(lm, vals, k) + best_dot(cw, vals, k);
-                float bound = (float)score + maxleave[k];
+                float bound = (float)span_bound(&span, vals) + maxleave[span.k];
                 if (bound > nb) nb = bound;
                 if (bingo) bound += BINGO_BONUS;
                 if (bound > best) best = bound;
                 if (bound > at[l]) at[l] = bound;
             }
-            if (r == SIZE - 1 || k == nrack || !(g->lxset[r + 1] & avail)) break;
-            r++;
-            ADD(r, lm, cw, k, w, c);
+            if (r == SIZE - 1 || span.k == nrack || !(g->lxset[r + 1] & avail)) break;
+            span_add(g, &span, ++r);
         }
-        if (l == 0 || kL == nrack || l - 1 < left_limit || !(g->lxset[l - 1] & avail)) break;
-        l--;
-        ADD(l, lmL, cwL, kL, wL, cL);
+        if (l == 0 || left.k == nrack || l - 1 < left_limit || !(g->lxset[l - 1] & avail)) break;
+        span_add(g, &left, --l);
     }
-#undef ADD
     reach[0] = at[0];
     for (int p = 1; p < SIZE; p++) reach[p] = at[p] > reach[p - 1] ? at[p] : reach[p - 1];
     *nobingo = nb;
