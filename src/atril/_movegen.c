@@ -47,6 +47,7 @@ typedef struct {
 } Rec;
 
 static uint8_t VALUE[NCODES];
+static uint64_t TILE_KEY[256]; /* a random key per tile: see bingo_possible */
 static uint8_t LM[NSQ], WM[NSQ];
 static int configured = 0;
 
@@ -65,6 +66,17 @@ static inline uint32_t nth(uint32_t arc, uint32_t mask, uint32_t t) {
 static inline uint32_t child(const Nodes *k, uint32_t arc, uint32_t tile) {
     uint32_t mask = k->m[arc];
     return (mask >> tile) & 1 ? nth(arc, mask, tile) : 0;
+}
+
+/* Tile multisets of 7 to 15 tiles that spell a word: see bingo_possible. */
+typedef struct { const uint32_t *slot; uint32_t mask; } BingoTable;
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
 }
 
 static inline uint32_t arc_of(const Nodes *k, uint32_t i) { return k->v[i] & ARC_MASK; }
@@ -119,6 +131,8 @@ typedef struct {
     int rack_total;
     uint32_t rack_mask; /* bit c set while the rack holds code c */
     int radix[NCODES]; /* mixed-radix weight of each code: index of the tiles used */
+    uint64_t rack_key; /* the rack's letters (blanks left out) as a bingo-table key */
+    BingoTable bingos; /* best only */
     float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
     /* the line being generated */
     int dir, line, anchor_pos, left_limit;
@@ -391,6 +405,7 @@ static void set_radix(Gen *g) {
         w *= g->rack[c] + 1;
         g->rack_total += g->rack[c];
         if (g->rack[c]) g->rack_mask |= 1u << c;
+        if (c) g->rack_key += g->rack[c] * TILE_KEY[c];
     }
     memset(g->leave, 0, sizeof g->leave);
 }
@@ -477,68 +492,33 @@ static inline int best_dot(const int *w, const int *vals, int k) {
     return s;
 }
 
-/* Whether the tiles counted in `cnt` (`left` of them, one pivot tile already read to reach
- * `arc` in the GADDAG) spell a word: 1 yes, 0 no, -1 gave up after `*budget` nodes. Starting
- * from the rarest tile keeps the search small: few words hold it, and every one of them has a
- * GADDAG path that begins with it. */
-static int spells_word(const Nodes *k, uint32_t arc, uint8_t *cnt, uint32_t have, int left,
-                       int *budget) {
-    uint32_t list = k->m[arc];
-    for (uint32_t todo = list & (have | 1u); todo; todo &= todo - 1) {
-        uint32_t t = (uint32_t)__builtin_ctz(todo), node = k->v[nth(arc, list, t)];
-        if (--*budget < 0) return -1;
-        int found;
-        if (t == 0) { /* the separator: now reading rightwards */
-            found = spells_word(k, node & ARC_MASK, cnt, have, left, budget);
-        } else {
-            cnt[t]--;
-            found = left == 1 ? (node & ACCEPTS_BIT) != 0
-                              : spells_word(k, node & ARC_MASK, cnt,
-                                            cnt[t] ? have : have & ~(1u << t), left - 1, budget);
-            cnt[t]++;
-        }
-        if (found) return found;
-    }
-    return 0;
+/* Which bingos the rack could make at all (a necessary condition the bound uses): do its
+ * seven tiles and the board letters of the span spell a word, in any order? The answer is a
+ * lookup in a table of every tile multiset of 7 to 15 tiles that spells a word (built once
+ * per lexicon by bingo_table). A multiset's key is the sum of one random 64-bit key per tile,
+ * so it is built up one tile at a time; the table keeps 32-bit fingerprints, and a false
+ * "yes" only costs a walk. A blank tries every letter; two blanks are taken as possible. */
+static inline uint32_t *bingo_slot(uint32_t *slot, uint32_t mask, uint64_t key, uint32_t *fp) {
+    uint64_t h = mix64(key);
+    uint32_t i = (uint32_t)h & mask;
+    *fp = (uint32_t)(h >> 32) | 1u; /* 0 marks an empty slot */
+    while (slot[i] && slot[i] != *fp) i = (i + 1) & mask;
+    return &slot[i];
 }
 
-/* Which bingos the rack could make at all, found lazily (a necessary condition the bound
- * uses, checked only for anchors where it decides whether they are walked): do its seven tiles spell a word with these board letters? Racks with a blank, and
- * searches that run too long, are taken as possible. */
-#define MAX_THROUGH (SIZE - RACK_SIZE)
-#define BINGO_CACHE 64
-#define BINGO_BUDGET 2000 /* nodes one search may visit */
-typedef struct { int n; uint64_t key[BINGO_CACHE]; uint8_t ok[BINGO_CACHE]; } Bingos;
+static inline int bingo_has(const BingoTable *b, uint64_t key) {
+    uint32_t fp;
+    return *bingo_slot((uint32_t *)b->slot, b->mask, key, &fp) == fp;
+}
 
-static int bingo_possible(const Gen *g, Bingos *b, const uint8_t *through, int nthrough) {
-    if (g->rack[0] || nthrough > MAX_THROUGH) return 1;
-    uint8_t sorted[MAX_THROUGH];
-    uint64_t key = (uint64_t)nthrough;
-    for (int i = 0; i < nthrough; i++) {
-        int j = i;
-        while (j > 0 && sorted[j - 1] > through[i]) { sorted[j] = sorted[j - 1]; j--; }
-        sorted[j] = through[i];
-    }
-    for (int i = 0; i < nthrough; i++) key = key << 5 | sorted[i];
-    for (int i = 0; i < b->n; i++)
-        if (b->key[i] == key) return b->ok[i];
-    uint8_t cnt[NCODES];
-    memcpy(cnt, g->rack, sizeof cnt);
-    for (int i = 0; i < nthrough; i++) cnt[through[i]]++;
-    int pivot = 0, budget = BINGO_BUDGET;
+/* `through`: the key of the board letters in the span. */
+static int bingo_possible(const Gen *g, uint64_t through) {
+    if (g->rack[0] > 1) return 1;
+    uint64_t key = g->rack_key + through;
+    if (!g->rack[0]) return bingo_has(&g->bingos, key);
     for (int c = 1; c < NCODES; c++)
-        if (cnt[c] && (!pivot || VALUE[c] > VALUE[pivot])) pivot = c; /* dearest is rarest */
-    uint32_t start = child(&g->k, arc_of(&g->k, 1), (uint32_t)pivot), have = 0;
-    cnt[pivot]--;
-    for (int c = 1; c < NCODES; c++)
-        if (cnt[c]) have |= 1u << c;
-    int ok = start && spells_word(&g->k, arc_of(&g->k, start), cnt, have, RACK_SIZE + nthrough - 1,
-                                  &budget) != 0; /* giving up counts as possible */
-    if (b->n < BINGO_CACHE) {
-        b->key[b->n] = key;
-        b->ok[b->n++] = (uint8_t)ok;
-    }
-    return ok;
+        if (bingo_has(&g->bingos, key + TILE_KEY[c])) return 1;
+    return 0;
 }
 
 /* The squares of a span as the shadow sees them. Two relaxations of "each rack tile on at most
@@ -583,7 +563,7 @@ static inline int span_bound(const Span *s, const int *vals) {
  * span of fillable squares through the anchor, tiles placed as Span says, words not checked.
  * vals: rack tile values, highest first; maxleave[k]: best leave after playing k tiles. */
 static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nrack,
-                    const float *maxleave, Bingos *bingos, float *at, float *reach,
+                    const float *maxleave, int exact, float *at, float *reach,
                     float *nobingo, uint8_t *pending) {
     uint32_t avail = g->rack[0] ? ALL_LETTERS : g->rack_mask;
     float best = -1e30f, nb = -1e30f;
@@ -593,31 +573,30 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
     if (!(g->lxset[a] & avail)) return best;
     Span left = {.w = 1}, span;
     int l = a;
-    uint8_t throughL[SIZE], through[SIZE]; /* letters already on the board in the span */
-    int nthroughL = 0;
+    uint64_t throughL = 0, through; /* key of the letters already on the board in the span */
     span_add(g, &left, a);
     for (;;) {
         while (l > 0 && g->ltile[l - 1]) {
             l--;
             if (!(g->ltile[l] & BLANK_BIT)) left.b += VALUE[g->ltile[l]];
-            throughL[nthroughL++] = g->ltile[l] & LETTER_MASK;
+            throughL += TILE_KEY[g->ltile[l] & LETTER_MASK];
         }
-        int r = a, nthrough = nthroughL;
+        int r = a;
         span = left;
-        memcpy(through, throughL, (size_t)nthroughL);
+        through = throughL;
         for (;;) {
             while (r < SIZE - 1 && g->ltile[r + 1]) {
                 r++;
                 if (!(g->ltile[r] & BLANK_BIT)) span.b += VALUE[g->ltile[r]];
-                through[nthrough++] = g->ltile[r] & LETTER_MASK;
+                through += TILE_KEY[g->ltile[r] & LETTER_MASK];
             }
             if (r > l) {
                 int bingo = 0;
                 if (span.k == RACK_SIZE) {
-                    if (bingos) bingo = bingo_possible(g, bingos, through, nthrough);
+                    if (exact) bingo = bingo_possible(g, through);
                     else {
                         bingo = 1;
-                        if (!g->rack[0] && nthrough <= MAX_THROUGH) *pending = 1;
+                        if (g->rack[0] < 2) *pending = 1;
                     }
                 }
                 float bound = (float)span_bound(&span, vals) + maxleave[span.k];
@@ -670,14 +649,14 @@ static int gen_best_plays(Gen *g) {
         for (int m = 0; m < g->rack[c]; m++) insert_desc(vals, nrack++, c ? VALUE[c] : 0);
     float maxleave[RACK_SIZE + 1];
     for (int k = 0; k <= RACK_SIZE; k++) maxleave[k] = -1e30f;
+    int codes[RACK_SIZE], ncodes = 0; /* the rack's distinct codes */
+    for (int c = 0; c < NCODES; c++)
+        if (g->rack[c]) codes[ncodes++] = c;
     for (int idx = 0, total = num_leaves(g); idx < total; idx++) {
-        uint8_t used[NCODES];
-        int k = 0;
-        decode_used(g, idx, used);
-        for (int c = 0; c < NCODES; c++) k += used[c];
+        int k = 0; /* tiles used: the digits of idx */
+        for (int i = 0; i < ncodes; i++) k += idx / g->radix[codes[i]] % (g->rack[codes[i]] + 1);
         if (g->leave[idx] > maxleave[k]) maxleave[k] = g->leave[idx];
     }
-    Bingos bingos = {0};
     for (int dir = 0; dir < 2; dir++)
         for (int line = 0; line < SIZE; line++) {
             int prev = -1, loaded = 0;
@@ -686,7 +665,7 @@ static int gen_best_plays(Gen *g) {
                 if (!loaded) load_line(g, dir, line);
                 loaded = 1;
                 Anchor *an = &anchors[n];
-                an->bound = shadow(g, p, prev + 1, vals, nrack, maxleave, NULL, an->at, an->reach,
+                an->bound = shadow(g, p, prev + 1, vals, nrack, maxleave, 0, an->at, an->reach,
                                    &an->nobingo, &an->pending);
                 an->dir = (uint8_t)dir;
                 an->line = (uint8_t)line;
@@ -713,7 +692,7 @@ static int gen_best_plays(Gen *g) {
         }
         if (an->pending && full && an->nobingo < g->recs[g->nrecs - 1].equity) {
             float nb;
-            an->bound = shadow(g, an->pos, an->left_limit, vals, nrack, maxleave, &bingos,
+            an->bound = shadow(g, an->pos, an->left_limit, vals, nrack, maxleave, 1,
                                an->at, an->reach, &nb, &an->pending);
             an->pending = 0;
             heap_down(anchors, heap, hn, heap[0]);
@@ -877,23 +856,31 @@ done:
 }
 
 static PyObject *py_best(PyObject *self, PyObject *args) {
-    PyObject *ob, *orack, *onodes, *omasks, *oleaves;
+    PyObject *ob, *orack, *onodes, *omasks, *obingos, *oleaves;
     int bag, n;
-    if (!PyArg_ParseTuple(args, "OOOOiiO", &ob, &orack, &onodes, &omasks, &bag, &n, &oleaves))
+    if (!PyArg_ParseTuple(args, "OOOOOiiO", &ob, &orack, &onodes, &omasks, &obingos, &bag, &n,
+                          &oleaves))
         return NULL;
     if (n < 1) {
         PyErr_SetString(PyExc_ValueError, "n debe ser al menos 1");
         return NULL;
     }
-    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0}, lnodes = {0}, lcounts = {0},
-        lvalues = {0};
+    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0}, bingos = {0}, lnodes = {0},
+        lcounts = {0}, lvalues = {0};
     PyObject *out = NULL;
     Gen *g = malloc(sizeof *g);
     if (!g) return PyErr_NoMemory();
     if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
         get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0 ||
-        setup_gen(g, &board, &rack, &nodes, &masks) < 0)
+        setup_gen(g, &board, &rack, &nodes, &masks) < 0 || get_buf(obingos, &bingos, "bingos") < 0)
         goto done;
+    size_t slots = (size_t)bingos.buf.len / 4;
+    if (bingos.buf.len % 4 || slots < 2 || (slots & (slots - 1))) {
+        PyErr_SetString(PyExc_ValueError, "bingos: una tabla de 2^k casillas de 4 bytes");
+        goto done;
+    }
+    g->bingos.slot = bingos.buf.buf;
+    g->bingos.mask = (uint32_t)(slots - 1);
     g->topn = n;
     g->recs = malloc((size_t)n * sizeof(Rec));
     if (!g->recs) {
@@ -928,6 +915,7 @@ done:
     release(&rack);
     release(&nodes);
     release(&masks);
+    release(&bingos);
     release(&lnodes);
     release(&lcounts);
     release(&lvalues);
@@ -977,17 +965,68 @@ static PyObject *py_leave_counts(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* ---- the bingo table ----------------------------------------------------------------- */
+
+typedef struct { uint64_t *v; size_t n, cap; int failed; } Keys;
+
+/* Keys of the DAWG words of 7 to 15 tiles below the list at `arc`, `depth` tiles in. */
+static void collect_keys(const Nodes *k, uint32_t arc, int depth, uint64_t key, Keys *out) {
+    for (uint32_t j = arc; j && j < k->n && !out->failed; j++) {
+        uint32_t node = k->v[j];
+        uint64_t kk = key + TILE_KEY[node >> 24];
+        if ((node & ACCEPTS_BIT) && depth + 1 >= RACK_SIZE) {
+            if (out->n == out->cap) {
+                size_t cap = out->cap ? 2 * out->cap : 4096;
+                uint64_t *v = realloc(out->v, cap * sizeof *v);
+                if (!v) { out->failed = 1; return; }
+                out->v = v;
+                out->cap = cap;
+            }
+            out->v[out->n++] = kk;
+        }
+        if (depth + 1 < SIZE) collect_keys(k, node & ARC_MASK, depth + 1, kk, out);
+        if (node & IS_END_BIT) break;
+    }
+}
+
+static PyObject *py_bingo_table(PyObject *self, PyObject *arg) {
+    Buf nodes = {0};
+    if (get_buf(arg, &nodes, "kwg") < 0) return NULL;
+    Nodes k = {nodes.buf.buf, NULL, (uint32_t)(nodes.buf.len / 4)};
+    Keys keys = {0};
+    PyObject *out = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (k.n) collect_keys(&k, arc_of(&k, 0), 0, 0, &keys);
+    Py_END_ALLOW_THREADS
+    size_t size = 1024;
+    while (size < keys.n + keys.n / 2) size *= 2; /* anagrams share a slot: load under 2/3 */
+    if (!keys.failed) out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size * 4));
+    if (out) {
+        uint32_t *slot = (uint32_t *)PyBytes_AS_STRING(out), fp;
+        memset(slot, 0, size * 4);
+        for (size_t i = 0; i < keys.n; i++)
+            *bingo_slot(slot, (uint32_t)(size - 1), keys.v[i], &fp) = fp;
+    } else if (keys.failed) {
+        PyErr_NoMemory();
+    }
+    free(keys.v);
+    release(&nodes);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "Tile values and premium maps (from atril)."},
     {"generate", py_generate, METH_VARARGS, "Every legal move as sorted packed records."},
     {"best", py_best, METH_VARARGS, "The best n moves by equity as packed records."},
     {"leave_counts", py_leave_counts, METH_O, "Words under each node of a leave DAWG."},
+    {"bingo_table", py_bingo_table, METH_O, "The table of tile multisets that spell words."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "atril._movegen", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__movegen(void) {
+    for (int t = 0; t < 256; t++) TILE_KEY[t] = mix64(0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1));
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddIntConstant(m, "RECORD_SIZE", (long)sizeof(Rec)) < 0) {
         Py_DECREF(m);

@@ -62,7 +62,7 @@ class Kwg:
     generator reads it as ``const uint32_t *`` with no copy.
     """
 
-    __slots__ = ("nodes", "_masks")
+    __slots__ = ("nodes", "_masks", "__weakref__")
 
     def __init__(self, nodes: array) -> None:
         if nodes.typecode != "I" or nodes.itemsize != 4:
