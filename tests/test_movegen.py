@@ -8,6 +8,8 @@ from array import array
 from functools import lru_cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from atril import movegen, reference
 from atril import tiles as T
@@ -265,6 +267,24 @@ def test_bad_input(board_tile, rack):
         movegen.generate(board, rack, es09())
     with pytest.raises(InvalidPositionError):
         movegen.best(board, rack, es09())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([1, 4, T.code("Z"), T.code("Ñ"), T.BLANK_BIT | 5]), max_size=12),
+       st.lists(st.sampled_from([0, 1, 4, T.code("Z"), T.code("Ñ")]), max_size=7))
+def test_too_many_of_a_tile_is_refused(board_tiles, rack):  # art. 3
+    board = Board()
+    for sq, t in enumerate(board_tiles):
+        board[sq * 15] = t  # a column of tiles: no need to be words
+    uses = [T.BLANK if t & T.BLANK_BIT else t for t in board_tiles] + rack
+    over = [c for c in range(T.ALPHABET_SIZE) if uses.count(c) > T.COUNTS[c]]
+    if not over:
+        movegen.generate(board, rack, es09())
+        return
+    with pytest.raises(InvalidPositionError, match=r"art\. 3") as err:
+        movegen.generate(board, rack, es09())
+    name = "comodines" if over[0] == T.BLANK else T.tile_to_human(over[0])
+    assert f"hay {uses.count(over[0])} " in str(err.value) and name in str(err.value)
 
 
 def test_not_a_board():

@@ -4,7 +4,10 @@
  * and direction, anchors, a left-then-right walk of the GADDAG from each anchor with scoring
  * kept up to date at every step. Moves come back as packed 32-byte records, sorted in C.
  *
- *   configure(values: bytes[29], letter_mult: bytes[225], word_mult: bytes[225]) -> None
+ *   configure(values: bytes[29], counts: bytes[29], letter_mult: bytes[225],
+ *             word_mult: bytes[225]) -> None
+ *   excess(board: bytes[225], rack: bytes[29]) -> int   a code with more tiles than the game
+ *             has (board and rack together; a designated blank is a blank), or -1
  *   generate(board: bytes[225], rack: bytes[29], nodes: buffer, masks: buffer, bag: int) -> bytes
  *   best(board, rack, nodes, masks, bag, n, leaves: (nodes, counts, values) | None) -> bytes
  *   leave_counts(nodes: buffer) -> bytes       words under each node (uint32 per node)
@@ -46,7 +49,7 @@ typedef struct {
     uint32_t pad; /* to 32 bytes */
 } Rec;
 
-static uint8_t VALUE[NCODES];
+static uint8_t VALUE[NCODES], COUNT[NCODES];
 static uint64_t TILE_KEY[256]; /* a random key per tile: see bingo_possible */
 static uint8_t LM[NSQ], WM[NSQ];
 static int configured = 0;
@@ -807,23 +810,47 @@ static int sort_recs(Gen *g) {
 }
 
 static PyObject *py_configure(PyObject *self, PyObject *args) {
-    Py_buffer v, lm, wm;
-    if (!PyArg_ParseTuple(args, "y*y*y*", &v, &lm, &wm)) return NULL;
-    int ok = v.len == NCODES && lm.len == NSQ && wm.len == NSQ;
+    Py_buffer v, n, lm, wm;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*", &v, &n, &lm, &wm)) return NULL;
+    int ok = v.len == NCODES && n.len == NCODES && lm.len == NSQ && wm.len == NSQ;
     if (ok) {
         memcpy(VALUE, v.buf, NCODES);
+        memcpy(COUNT, n.buf, NCODES);
         memcpy(LM, lm.buf, NSQ);
         memcpy(WM, wm.buf, NSQ);
         configured = 1;
     }
     PyBuffer_Release(&v);
+    PyBuffer_Release(&n);
     PyBuffer_Release(&lm);
     PyBuffer_Release(&wm);
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "tablas de 29, 225 y 225 bytes");
+        PyErr_SetString(PyExc_ValueError, "tablas de 29, 29, 225 y 225 bytes");
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *py_excess(PyObject *self, PyObject *args) {
+    Py_buffer b, r;
+    if (!PyArg_ParseTuple(args, "y*y*", &b, &r)) return NULL;
+    long found = -1;
+    if (b.len == NSQ && r.len == NCODES) {
+        int n[256] = {0};
+        const uint8_t *sq = b.buf, *rack = r.buf;
+        for (int i = 0; i < NSQ; i++)
+            if (sq[i]) n[sq[i] & BLANK_BIT ? 0 : sq[i]]++;
+        for (int c = 0; c < NCODES && found < 0; c++)
+            if (n[c] + rack[c] > COUNT[c]) found = c;
+    }
+    int ok = b.len == NSQ && r.len == NCODES;
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&r);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "tablero de 225 casillas y atril de 29 cuentas");
+        return NULL;
+    }
+    return PyLong_FromLong(found);
 }
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
@@ -1016,6 +1043,7 @@ static PyObject *py_bingo_table(PyObject *self, PyObject *arg) {
 
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "Tile values and premium maps (from atril)."},
+    {"excess", py_excess, METH_VARARGS, "A tile code with more tiles than the game has, or -1."},
     {"generate", py_generate, METH_VARARGS, "Every legal move as sorted packed records."},
     {"best", py_best, METH_VARARGS, "The best n moves by equity as packed records."},
     {"leave_counts", py_leave_counts, METH_O, "Words under each node of a leave DAWG."},

@@ -60,7 +60,8 @@ except ImportError:  # pragma: no cover - only when the extension was not built
     warnings.warn("atril._movegen no está compilado: se usa el generador de referencia (lento)",
                   RuntimeWarning, stacklevel=2)
 else:
-    _native.configure(bytes(T.VALUES), bytes(LETTER_MULTIPLIER), bytes(WORD_MULTIPLIER))
+    _native.configure(bytes(T.VALUES), bytes(T.COUNTS), bytes(LETTER_MULTIPLIER),
+                      bytes(WORD_MULTIPLIER))
 
 __all__ = ["Candidate", "LeaveTable", "MoveList", "best", "generate"]
 
@@ -271,15 +272,19 @@ def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
         if type(t) is not int or not 0 <= t <= T.NUM_LETTERS:
             raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
         counts[t] += 1
-    used = squares.translate(_USES)
-    for code in set(used).difference((255,)):
-        n = used.count(code)
-        if n + counts[code] > T.COUNTS[code]:
-            name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
-            raise InvalidPositionError(
-                f"hay {n + counts[code]} {name} entre tablero y atril, pero el juego solo tiene "
-                f"{T.COUNTS[code]} (art. 3)")
-    return bytes(counts), rack_t
+    counts_b = bytes(counts)
+    if _native is not None:
+        code = _native.excess(squares, counts_b)
+    else:  # pragma: no cover
+        used = squares.translate(_USES)
+        code = next((c for c in range(T.ALPHABET_SIZE)
+                     if used.count(c) + counts[c] > T.COUNTS[c]), -1)
+    if code >= 0:
+        n = squares.translate(_USES).count(code) + counts[code]
+        name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
+        raise InvalidPositionError(f"hay {n} {name} entre tablero y atril, pero el juego solo "
+                                   f"tiene {T.COUNTS[code]} (art. 3)")
+    return counts_b, rack_t
 
 
 def _graph(lexicon) -> tuple[object, bytes]:
