@@ -19,7 +19,7 @@ import tempfile
 import time
 from importlib import resources
 
-from atril import lexicon
+from atril import lexicon, movegen
 from atril.kwg import MAX_NODES, Kwg
 
 # Runs in a child process; prints one JSON object.
@@ -119,6 +119,15 @@ def main() -> None:
                                f"{100 * len(kwg) / MAX_NODES:.0f} %)"))
     rows.append(("KWG: tamaño", mib(4 * len(kwg))))
     rows.append(("palabras", spaced(sum(1 for _ in kwg.words()))))
+    # The move generator's two indexes, made on first use in each process.
+    t = time.perf_counter()
+    masks = kwg.child_masks
+    rows.append(("motor: máscaras de hijos (1.ª jugada)",
+                 f"{1000 * (time.perf_counter() - t):.0f} ms, {mib(len(masks))}"))
+    t = time.perf_counter()
+    table = movegen._bingo_table(kwg)
+    rows.append(("motor: tabla de scrabbles (1.er best)",
+                 f"{1000 * (time.perf_counter() - t):.0f} ms, {mib(len(table))}"))
 
     with tempfile.TemporaryDirectory() as cache:
         cold = child(_LOAD_CHILD, cache)
