@@ -167,7 +167,12 @@ static void compute_cross(Gen *g) {
             g->xlen[dir][sq] = 0;
             if (g->board[sq]) continue;
             int r = sq / SIZE, c = sq % SIZE;
-            int dr = dir == 0 ? 1 : 0, dc = dir == 0 ? 0 : 1;
+            int dr = dir == 0 ? 1 : 0, dc = dir == 0 ? 0 : 1, d = dir == 0 ? SIZE : 1;
+            if (!((dir == 0 ? r : c) > 0 && g->board[sq - d]) &&
+                !((dir == 0 ? r : c) < SIZE - 1 && g->board[sq + d])) {
+                g->xset[dir][sq] = ALL_LETTERS; /* no perpendicular neighbour */
+                continue;
+            }
             int plen = 0, slen = 0, sum = 0;
             int rr = r - dr, cc = c - dc;
             while (rr >= 0 && cc >= 0 && g->board[rr * SIZE + cc]) { rr -= dr; cc -= dc; }
@@ -181,10 +186,6 @@ static void compute_cross(Gen *g) {
                 uint8_t t = g->board[rr * SIZE + cc];
                 suf[slen++] = t & LETTER_MASK;
                 if (!(t & BLANK_BIT)) sum += VALUE[t];
-            }
-            if (plen + slen == 0) {
-                g->xset[dir][sq] = ALL_LETTERS;
-                continue;
             }
             g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
             g->xscore[dir][sq] = (int16_t)sum;
