@@ -20,7 +20,7 @@ import random
 import statistics
 import time
 
-from atril import movegen
+from atril import leaves, movegen
 from atril import tiles as T
 from atril.board import Board
 from atril.cgp import loads
@@ -77,8 +77,11 @@ def midgame_positions(lexicon: Lexicon, count: int, seed: int = 2026) -> list[tu
     return out[:count]
 
 
-def self_play_turns_per_second(lexicon: Lexicon, games: int, seed: int = 7) -> float:
-    """Static self-play as Quackle's figure counts it: best score each turn, draw, repeat."""
+def self_play_turns_per_second(lexicon: Lexicon, games: int, leave_values=None,
+                               seed: int = 7) -> float:
+    """Static self-play as Quackle's figure counts it: each turn the best move by score, or
+    with ``leave_values`` by equity (score + leave value, exchanges included while the bag
+    holds seven tiles), as Quackle's static player; draw, repeat."""
     rng = random.Random(seed)
     turns, t = 0, time.process_time()
     for _ in range(games):
@@ -86,17 +89,24 @@ def self_play_turns_per_second(lexicon: Lexicon, games: int, seed: int = 7) -> f
         bag = [c for c, n in enumerate(T.COUNTS) for _ in range(n)]
         rng.shuffle(bag)
         racks: list[list[int]] = [[], []]
-        stuck = 0
-        while stuck < 2:
+        scoreless = 0  # passes and exchanges in a row: twelve end the game (art. 45.3)
+        while scoreless < 12:
             rack = racks[turns % 2]
             while len(rack) < T.RACK_SIZE and bag:
                 rack.append(bag.pop())
             turns += 1
-            moves = movegen.best(board, rack, lexicon)
-            if not len(moves):
-                stuck += 1
+            exchanges = leave_values is not None and len(bag) >= T.RACK_SIZE
+            moves = movegen.best(board, rack, lexicon, leave_values=leave_values,
+                                 exchanges=exchanges, bag_count=len(bag))
+            if not len(moves) or not moves[0].move.is_play:
+                scoreless += 1
+                if len(moves) and moves[0].used:  # an exchange: the tiles go back, shuffled
+                    for tile in moves[0].used:
+                        rack.remove(tile)
+                    bag.extend(moves[0].used)
+                    rng.shuffle(bag)
                 continue
-            stuck = 0
+            scoreless = 0
             apply_play(board, check_play(board, moves[0].move))
             for tile in moves[0].used:
                 rack.remove(tile)
@@ -141,8 +151,11 @@ def main() -> None:
         dt = time.process_time() - t
         print(f"{len(positions)} posiciones de medio juego, {label}: {len(positions) / dt:,.0f} "
               f"posiciones/s ({total} jugadas)")
-    print(f"autojuego estático (mejor puntuación): "
+    print(f"autojuego estático, mejor puntuación: "
           f"{self_play_turns_per_second(lexicon, args.games):,.0f} turnos/s [Quackle 1,700]")
+    print(f"autojuego estático, mejor equity (puntuación + hoja): "
+          f"{self_play_turns_per_second(lexicon, args.games, leaves.load()):,.0f} turnos/s "
+          "[Quackle 1,700]")
 
 
 if __name__ == "__main__":
