@@ -138,7 +138,7 @@ typedef struct {
     BingoTable bingos; /* best only */
     float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
     /* the line being generated */
-    int dir, line, anchor_pos, left_limit;
+    int dir, line, anchor_pos, word_end, left_limit; /* word_end: see gen_anchor */
     uint8_t ltile[SIZE], lxlen[SIZE], llm[SIZE], lwm[SIZE];
     uint32_t lxset[SIZE];
     int16_t lxscore[SIZE];
@@ -298,17 +298,16 @@ static inline int hopeless(const Gen *g, const float *bounds, int pos) {
     return bounds && g->nrecs == (size_t)g->topn && bounds[pos] < g->recs[g->nrecs - 1].equity;
 }
 
-/* After the tile at `pos` (node j) on the way left from the anchor. */
+/* After the tile at `pos` (node j) on the way left from word_end. */
 static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cross, int np,
                       int lidx) {
-    int a = g->anchor_pos;
+    int e = g->word_end;
     if (pos == 0 || !g->ltile[pos - 1]) {
-        if (!hopeless(g, g->at, pos)) { /* the word may start here */
-            if (accepts(&g->k, j) && (a == SIZE - 1 || !g->ltile[a + 1]))
-                record_play(g, pos, a, main, wmult, cross, np, lidx);
-            if (a < SIZE - 1 && (g->ltile[a + 1] || g->rack_total)) {
+        if (pos <= g->anchor_pos && !hopeless(g, g->at, pos)) { /* the word may start here */
+            if (accepts(&g->k, j)) record_play(g, pos, e, main, wmult, cross, np, lidx);
+            if (e < SIZE - 1 && g->rack_total) {
                 uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
-                if (s) go_right(g, a + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
+                if (s) go_right(g, e + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
             }
         }
         if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total && !hopeless(g, g->reach, pos - 1))
@@ -374,10 +373,16 @@ static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmu
     step(g, pos, arc, start, main, wmult, cross, np, lidx);
 }
 
+/* Every play through the anchor: the GADDAG walk starts at word_end, the last board tile of
+ * the run right after the anchor (or the anchor itself), so the letters already on the board
+ * are read first and only the rack tiles that fit them are tried on the anchor and leftwards. */
 static void gen_anchor(Gen *g, int pos, int left_limit) {
+    int e = pos;
+    while (e < SIZE - 1 && g->ltile[e + 1]) e++;
     g->anchor_pos = pos;
+    g->word_end = e;
     g->left_limit = left_limit;
-    go_left(g, pos, arc_of(&g->k, 1), 0, 1, 0, 0, 0);
+    go_left(g, e, arc_of(&g->k, 1), 0, 1, 0, 0, 0);
 }
 
 /* Each play is generated from the leftmost anchor it covers: the walk left from an anchor
