@@ -298,20 +298,34 @@ static inline int hopeless(const Gen *g, const float *bounds, int pos) {
     return bounds && g->nrecs == (size_t)g->topn && bounds[pos] < g->recs[g->nrecs - 1].equity;
 }
 
-/* After the tile at `pos` (node j) on the way left from word_end. */
+/* In best mode: whether the plays that start at `pos` cannot make the top n. A play whose
+ * bound only ties the n-th best cannot either when it would sort after it (canonical order:
+ * plays before exchanges, then direction, row, column). */
+static inline int hopeless_start(const Gen *g, int pos) {
+    if (!g->at || g->nrecs != (size_t)g->topn) return 0;
+    const Rec *worst = &g->recs[g->nrecs - 1];
+    if (g->at[pos] != worst->equity) return g->at[pos] < worst->equity;
+    int row = g->dir == 0 ? g->line : pos, col = g->dir == 0 ? pos : g->line;
+    return worst->kind == KIND_PLAY &&
+           (worst->dir != g->dir ? worst->dir < g->dir
+                                 : worst->row != row ? worst->row < row : worst->col < col);
+}
+
+/* After the tile at `pos` (node j) on the way left from word_end. Starts further left come
+ * first: on a tie, the leftmost play wins, and then the starts right of it need no walk. */
 static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cross, int np,
                       int lidx) {
     int e = g->word_end;
     if (pos == 0 || !g->ltile[pos - 1]) {
-        if (pos <= g->anchor_pos && !hopeless(g, g->at, pos)) { /* the word may start here */
+        if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total && !hopeless(g, g->reach, pos - 1))
+            go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
+        if (pos <= g->anchor_pos && !hopeless_start(g, pos)) { /* the word may start here */
             if (accepts(&g->k, j)) record_play(g, pos, e, main, wmult, cross, np, lidx);
             if (e < SIZE - 1 && g->rack_total) {
                 uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
                 if (s) go_right(g, e + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
             }
         }
-        if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total && !hopeless(g, g->reach, pos - 1))
-            go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
     } else if (!hopeless(g, g->reach, pos - 1)) {
         go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
     }
