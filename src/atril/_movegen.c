@@ -320,7 +320,7 @@ static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cros
         if (pos > 0 && pos - 1 >= g->left_limit && g->rack_total && !hopeless(g, g->reach, pos - 1))
             go_left(g, pos - 1, arc_of(&g->k, j), main, wmult, cross, np, lidx);
         if (pos <= g->anchor_pos && !hopeless_start(g, pos)) { /* the word may start here */
-            if (accepts(&g->k, j)) record_play(g, pos, e, main, wmult, cross, np, lidx);
+            if (np && accepts(&g->k, j)) record_play(g, pos, e, main, wmult, cross, np, lidx);
             if (e < SIZE - 1 && g->rack_total) {
                 uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
                 if (s) go_right(g, e + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
@@ -387,12 +387,14 @@ static void go_right(Gen *g, int pos, uint32_t arc, int start, int main, int wmu
     step(g, pos, arc, start, main, wmult, cross, np, lidx);
 }
 
-/* Every play through the anchor: the GADDAG walk starts at word_end, the last board tile of
- * the run right after the anchor (or the anchor itself), so the letters already on the board
- * are read first and only the rack tiles that fit them are tried on the anchor and leftwards. */
+/* Every play through the anchor. The GADDAG walk reads the letters already on the board first,
+ * so only rack tiles that fit them are tried: it starts at word_end, the last board tile of the
+ * run right after the anchor; else, with a run just left of it, at that run's last tile (the
+ * anchor is then filled on the way right); else at the anchor. */
 static void gen_anchor(Gen *g, int pos, int left_limit) {
     int e = pos;
     while (e < SIZE - 1 && g->ltile[e + 1]) e++;
+    if (e == pos && pos > 0 && g->ltile[pos - 1]) e = pos - 1;
     g->anchor_pos = pos;
     g->word_end = e;
     g->left_limit = left_limit;
