@@ -134,6 +134,7 @@ typedef struct {
     int rack_total;
     uint32_t rack_mask; /* bit c set while the rack holds code c */
     int radix[NCODES]; /* mixed-radix weight of each code: index of the tiles used */
+    int codes[RACK_SIZE], ncodes; /* the rack's distinct codes, ascending */
     uint64_t rack_key; /* the rack's letters (blanks left out) as a bingo-table key */
     BingoTable bingos; /* best only */
     float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
@@ -429,18 +430,28 @@ static void set_radix(Gen *g) {
         g->radix[c] = w;
         w *= g->rack[c] + 1;
         g->rack_total += g->rack[c];
-        if (g->rack[c]) g->rack_mask |= 1u << c;
+        if (g->rack[c]) {
+            g->rack_mask |= 1u << c;
+            g->codes[g->ncodes++] = c;
+        }
         if (c) g->rack_key += g->rack[c] * TILE_KEY[c];
     }
     memset(g->leave, 0, sizeof g->leave);
 }
 
-/* Tiles used (counts per code) for a mixed-radix index. */
-static void decode_used(const Gen *g, int idx, uint8_t used[NCODES]) {
-    for (int c = NCODES - 1; c >= 0; c--) {
-        used[c] = (uint8_t)(idx / g->radix[c]);
-        idx %= g->radix[c];
+/* The rack split by a mixed-radix index: the tiles used and the tiles kept, each in code
+ * order; returns how many are used. */
+static int split_rack(const Gen *g, int idx, uint8_t *used, uint8_t *kept, int *nkept) {
+    int nu = 0, nk = 0;
+    for (int i = 0; i < g->ncodes; i++) {
+        int c = g->codes[i], u = idx / g->radix[c] % (g->rack[c] + 1);
+        for (int m = 0; m < g->rack[c]; m++) {
+            if (m < u) used[nu++] = (uint8_t)c;
+            else kept[nk++] = (uint8_t)c;
+        }
     }
+    *nkept = nk;
+    return nu;
 }
 
 static int num_leaves(const Gen *g) { return g->radix[NCODES - 1] * (g->rack[NCODES - 1] + 1); }
@@ -470,11 +481,9 @@ static void fill_leaves(Gen *g, const Nodes *lk, const uint32_t *counts, const f
                         Py_ssize_t nvalues) {
     int total = num_leaves(g);
     for (int idx = 0; idx < total; idx++) {
-        uint8_t used[NCODES], tiles[RACK_SIZE];
-        int n = 0;
-        decode_used(g, idx, used);
-        for (int c = 0; c < NCODES; c++)
-            for (int m = used[c]; m < g->rack[c]; m++) tiles[n++] = (uint8_t)c;
+        uint8_t used[RACK_SIZE], tiles[RACK_SIZE];
+        int n;
+        split_rack(g, idx, used, tiles, &n);
         long r = n ? leave_rank(lk, counts, tiles, n) : -1;
         g->leave[idx] = (r >= 0 && r < nvalues) ? values[r] : 0.0f;
     }
@@ -483,12 +492,11 @@ static void fill_leaves(Gen *g, const Nodes *lk, const uint32_t *counts, const f
 static void gen_exchanges(Gen *g, int bag) {
     int total = num_leaves(g);
     for (int idx = 0; idx < total; idx++) {
-        uint8_t used[NCODES];
+        uint8_t kept[RACK_SIZE];
+        int nkept;
         Rec r;
         memset(&r, 0, sizeof r);
-        decode_used(g, idx, used);
-        for (int c = 0; c < NCODES; c++)
-            for (int m = 0; m < used[c]; m++) r.tiles[r.len++] = (uint8_t)c;
+        r.len = (uint8_t)split_rack(g, idx, r.tiles, kept, &nkept);
         if (r.len > bag) continue;
         r.kind = idx ? KIND_EXCHANGE : KIND_PASS;
         r.equity = g->leave[idx];
@@ -674,12 +682,9 @@ static int gen_best_plays(Gen *g) {
         for (int m = 0; m < g->rack[c]; m++) insert_desc(vals, nrack++, c ? VALUE[c] : 0);
     float maxleave[RACK_SIZE + 1];
     for (int k = 0; k <= RACK_SIZE; k++) maxleave[k] = -1e30f;
-    int codes[RACK_SIZE], ncodes = 0; /* the rack's distinct codes */
-    for (int c = 0; c < NCODES; c++)
-        if (g->rack[c]) codes[ncodes++] = c;
     for (int idx = 0, total = num_leaves(g); idx < total; idx++) {
-        int k = 0; /* tiles used: the digits of idx */
-        for (int i = 0; i < ncodes; i++) k += idx / g->radix[codes[i]] % (g->rack[codes[i]] + 1);
+        uint8_t used[RACK_SIZE], kept[RACK_SIZE];
+        int nkept, k = split_rack(g, idx, used, kept, &nkept);
         if (g->leave[idx] > maxleave[k]) maxleave[k] = g->leave[idx];
     }
     for (int dir = 0; dir < 2; dir++)
