@@ -127,7 +127,9 @@ def test_quackle_counts_on_es09(name):
     moves = movegen.generate(pos.board, pos.rack, es09())
     assert len(moves) == count
     assert moves[0].score == top
-    assert movegen.best(pos.board, pos.rack, es09())[0] == moves[0]
+    # Many plays tie at the top (19 anagrams of ARESTIN score 66): the order breaks the tie.
+    for n in (1, 3, 25):
+        assert list(movegen.best(pos.board, pos.rack, es09(), n=n)) == list(moves[:n])
 
 
 @pytest.mark.parametrize("name", ["P2", "P3"])
