@@ -138,6 +138,7 @@ typedef struct {
     uint64_t rack_key; /* the rack's letters (blanks left out) as a bingo-table key */
     BingoTable bingos; /* best only */
     float leave[MAX_LEAVES]; /* leave value by index of the tiles used */
+    int has_leaves;          /* leave values were given */
     /* the line being generated */
     int dir, line, anchor_pos, word_end, left_limit; /* word_end: see gen_anchor */
     uint8_t ltile[SIZE], lxlen[SIZE], llm[SIZE], lwm[SIZE];
@@ -623,7 +624,10 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
                 if (!(g->ltile[r] & BLANK_BIT)) span.b += VALUE[g->ltile[r]];
                 through += TILE_KEY[g->ltile[r] & LETTER_MASK];
             }
-            if (r > l) {
+            int last = r == SIZE - 1 || span.k == nrack || !(g->lxset[r + 1] & avail);
+            /* The score bound only grows with the span: without leave values the longest span
+             * from l bounds all the shorter ones. */
+            if (r > l && (last || g->has_leaves)) {
                 int bingo = 0;
                 if (span.k == RACK_SIZE) {
                     if (exact) bingo = bingo_possible(g, through);
@@ -638,7 +642,7 @@ static float shadow(const Gen *g, int a, int left_limit, const int *vals, int nr
                 if (bound > best) best = bound;
                 if (bound > at[l]) at[l] = bound;
             }
-            if (r == SIZE - 1 || span.k == nrack || !(g->lxset[r + 1] & avail)) break;
+            if (last) break;
             span_add(g, &span, ++r);
         }
         if (l == 0 || left.k == nrack || l - 1 < left_limit || !(g->lxset[l - 1] & avail)) break;
@@ -956,6 +960,7 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
             goto done;
         }
         fill_leaves(g, &lk, lcounts.buf.buf, lvalues.buf.buf, lvalues.buf.len / 4);
+        g->has_leaves = 1;
     }
     Py_BEGIN_ALLOW_THREADS
     compute_cross(g);
