@@ -685,8 +685,8 @@ static int gen_best_plays(Gen *g) {
     for (int c = 0; c < NCODES; c++)
         for (int m = 0; m < g->rack[c]; m++) insert_desc(vals, nrack++, c ? VALUE[c] : 0);
     float maxleave[RACK_SIZE + 1];
-    for (int k = 0; k <= RACK_SIZE; k++) maxleave[k] = -1e30f;
-    for (int idx = 0, total = num_leaves(g); idx < total; idx++) {
+    for (int k = 0; k <= RACK_SIZE; k++) maxleave[k] = g->has_leaves ? -1e30f : 0.0f;
+    for (int idx = 0, total = g->has_leaves ? num_leaves(g) : 0; idx < total; idx++) {
         uint8_t used[RACK_SIZE], kept[RACK_SIZE];
         int nkept, k = split_rack(g, idx, used, kept, &nkept);
         if (g->leave[idx] > maxleave[k]) maxleave[k] = g->leave[idx];
