@@ -148,7 +148,7 @@ def test_play_reports_the_article_broken():
     assert err.value.article == "6"  # the first play covers H8
     with pytest.raises(IllegalMoveError) as err:
         game.play("H8 ZAS")
-    assert err.value.article == "2"  # tiles not on the rack
+    assert err.value.article == "8"  # tiles not on the rack: "las fichas jugadas" are the player's
     assert "Z" in str(err.value)
 
 

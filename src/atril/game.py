@@ -285,7 +285,7 @@ class Game:
             self._check_exchange(move.tiles)
             return None
         scored = check_play(self.board, move)
-        leave_after(self.rack, scored.placed_tiles(), "2")
+        leave_after(self.rack, scored.placed_tiles())
         return scored
 
     def is_legal(self, move: Move | str) -> bool:
@@ -366,7 +366,7 @@ class Game:
         p = self.player_to_move
         rack = self.racks[p]
         apply_play(self.board, scored)
-        self.racks[p] = leave_after(rack, scored.placed_tiles(), "2")
+        self.racks[p] = leave_after(rack, scored.placed_tiles())
         self.scores[p] += scored.score
         placed = {sq for sq, _ in scored.placed}
         line = tuple(t if sq in placed else THROUGH

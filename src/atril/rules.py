@@ -168,7 +168,8 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
 
 def leave_after(rack: Sequence[int], used: Iterable[int], article: str = "8") -> tuple[int, ...]:
     """The rack left after using ``used`` (blanks as ``BLANK``); an error naming every missing
-    tile if the rack does not hold them."""
+    tile if the rack does not hold them: art. 8 for a play (the tiles played are the player's
+    own), the caller's article otherwise (art. 25 for an exchange)."""
     used = tuple(used)
     missing = Counter(used) - Counter(rack)
     if missing:
