@@ -536,7 +536,8 @@ static inline uint32_t *bingo_slot(uint32_t *slot, uint32_t mask, uint64_t key, 
     uint64_t h = mix64(key);
     uint32_t i = (uint32_t)h & mask;
     *fp = (uint32_t)(h >> 32) | 1u; /* 0 marks an empty slot */
-    while (slot[i] && slot[i] != *fp) i = (i + 1) & mask;
+    for (uint32_t probes = 0; slot[i] && slot[i] != *fp && probes <= mask; probes++)
+        i = (i + 1) & mask; /* the table is never full; the bound guards a foreign buffer */
     return &slot[i];
 }
 
