@@ -128,6 +128,19 @@ def test_lexicon_passes_through_and_process_cache(tmp_path):
     assert Lexicon.load(str(path)) is lex
 
 
+def test_a_new_version_of_a_list_replaces_its_cache_file(tmp_path):
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    Lexicon.load(path)
+    other = Lexicon.load(write_list(tmp_path, "other.txt", BASIC))
+    assert len(list(cache_dir().iterdir())) == 2
+    lexicon_module._LOADED.clear()
+    edited = Lexicon.load(write_list(tmp_path, "mini.txt", BASIC + ["zorro"]))
+    assert edited.is_word(tokenize_word("zorro"))
+    assert len(list(cache_dir().iterdir())) == 2  # the old mini.txt cache is gone, other's kept
+    lexicon_module._LOADED.clear()
+    assert Lexicon.load(tmp_path / "other.txt").kwg.nodes == other.kwg.nodes
+
+
 def test_disk_cache_hit_without_rebuilding(tmp_path, monkeypatch, capsys):
     path = write_list(tmp_path, "mini.txt", BASIC)
     first = Lexicon.load(path)

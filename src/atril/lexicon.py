@@ -321,9 +321,12 @@ def cache_dir() -> Path:
 
 
 def _cache_path(raw: bytes, label: str) -> Path:
+    """``lexicon-<source>-<content>.bin``: the source part (a hash of the label) lets a new
+    build replace the file of an older version of the same list."""
+    source = hashlib.sha256(label.encode("utf-8")).hexdigest()[:12]
     digest = hashlib.sha256(
         f"atril-lexicon-{CACHE_VERSION}\x00{label}\x00".encode("utf-8") + raw).hexdigest()
-    return cache_dir() / f"lexicon-{digest[:40]}.bin"
+    return cache_dir() / f"lexicon-{source}-{digest[:40]}.bin"
 
 
 def _cached(raw: bytes, label: str, build: Callable[[], Lexicon]) -> Lexicon:
@@ -371,6 +374,10 @@ def _write_cache(path: Path, lexicon: Lexicon) -> None:
             f.write(header)
             f.write(body)
         os.replace(tmp, path)
+        source = path.name.split("-")[1]
+        for old in path.parent.glob(f"lexicon-{source}-*.bin"):  # older versions of this list
+            if old != path:
+                old.unlink(missing_ok=True)
     except OSError:
         if tmp is not None:
             try:
