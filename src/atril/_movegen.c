@@ -761,7 +761,24 @@ static void release(Buf *b) {
     b->held = 0;
 }
 
-static int setup_gen(Gen *g, Buf *board, Buf *rack, Buf *nodes, Buf *masks) {
+/* The buffers every call reads: board, rack counts, KWG nodes and child masks. */
+typedef struct { Buf board, rack, nodes, masks; } Inputs;
+
+static void release_inputs(Inputs *in) {
+    release(&in->board);
+    release(&in->rack);
+    release(&in->nodes);
+    release(&in->masks);
+}
+
+/* Take the inputs' buffers (release_inputs gives them back, also after a failure), check
+ * them and set the generator up for them. */
+static int setup_gen(Gen *g, Inputs *in, PyObject *ob, PyObject *orack, PyObject *onodes,
+                     PyObject *omasks) {
+    if (get_buf(ob, &in->board, "tablero") < 0 || get_buf(orack, &in->rack, "atril") < 0 ||
+        get_buf(onodes, &in->nodes, "kwg") < 0 || get_buf(omasks, &in->masks, "kwg") < 0)
+        return -1;
+    Buf *board = &in->board, *rack = &in->rack, *nodes = &in->nodes, *masks = &in->masks;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "atril._movegen sin configurar");
         return -1;
@@ -803,6 +820,7 @@ static PyObject *finish(Gen *g) {
     if (g->failed) PyErr_NoMemory();
     else out = PyBytes_FromStringAndSize((const char *)g->recs, (Py_ssize_t)(g->nrecs * sizeof(Rec)));
     free(g->recs);
+    g->recs = NULL;
     return out;
 }
 
@@ -889,14 +907,11 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     PyObject *ob, *orack, *onodes, *omasks;
     int bag;
     if (!PyArg_ParseTuple(args, "OOOOi", &ob, &orack, &onodes, &omasks, &bag)) return NULL;
-    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0};
+    Inputs in = {0};
     PyObject *out = NULL;
-    Gen *g = malloc(sizeof *g);
+    Gen *g = calloc(1, sizeof *g);
     if (!g) return PyErr_NoMemory();
-    if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
-        get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0 ||
-        setup_gen(g, &board, &rack, &nodes, &masks) < 0)
-        goto done;
+    if (setup_gen(g, &in, ob, orack, onodes, omasks) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
     compute_cross(g);
     compute_anchors(g);
@@ -906,10 +921,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     out = finish(g);
 done:
-    release(&board);
-    release(&rack);
-    release(&nodes);
-    release(&masks);
+    release_inputs(&in);
     free(g);
     return out;
 }
@@ -924,14 +936,13 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "n debe ser al menos 1");
         return NULL;
     }
-    Buf board = {0}, rack = {0}, nodes = {0}, masks = {0}, bingos = {0}, lnodes = {0},
-        lcounts = {0}, lvalues = {0};
+    Inputs in = {0};
+    Buf bingos = {0}, lnodes = {0}, lcounts = {0}, lvalues = {0};
     PyObject *out = NULL;
-    Gen *g = malloc(sizeof *g);
+    Gen *g = calloc(1, sizeof *g);
     if (!g) return PyErr_NoMemory();
-    if (get_buf(ob, &board, "tablero") < 0 || get_buf(orack, &rack, "atril") < 0 ||
-        get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0 ||
-        setup_gen(g, &board, &rack, &nodes, &masks) < 0 || get_buf(obingos, &bingos, "bingos") < 0)
+    if (setup_gen(g, &in, ob, orack, onodes, omasks) < 0 ||
+        get_buf(obingos, &bingos, "bingos") < 0)
         goto done;
     size_t slots = (size_t)bingos.buf.len / 4;
     if (bingos.buf.len % 4 || slots < 2 || (slots & (slots - 1))) {
@@ -950,14 +961,11 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
     if (oleaves != Py_None) {
         PyObject *a, *b, *c;
         if (!PyArg_ParseTuple(oleaves, "OOO", &a, &b, &c) || get_buf(a, &lnodes, "hojas") < 0 ||
-            get_buf(b, &lcounts, "hojas") < 0 || get_buf(c, &lvalues, "hojas") < 0) {
-            free(g->recs);
+            get_buf(b, &lcounts, "hojas") < 0 || get_buf(c, &lvalues, "hojas") < 0)
             goto done;
-        }
         Nodes lk = {lnodes.buf.buf, NULL, (uint32_t)(lnodes.buf.len / 4)};
         if (lcounts.buf.len != lnodes.buf.len) {
             PyErr_SetString(PyExc_ValueError, "hojas: una cuenta por nodo");
-            free(g->recs);
             goto done;
         }
         fill_leaves(g, &lk, lcounts.buf.buf, lvalues.buf.buf, lvalues.buf.len / 4);
@@ -971,14 +979,12 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     out = finish(g);
 done:
-    release(&board);
-    release(&rack);
-    release(&nodes);
-    release(&masks);
+    release_inputs(&in);
     release(&bingos);
     release(&lnodes);
     release(&lcounts);
     release(&lvalues);
+    free(g->recs); /* left only when a check failed before the search */
     free(g);
     return out;
 }
