@@ -155,7 +155,7 @@ def test_malformed_bytes_rejected(tmp_path):
         Kwg.from_bytes(b"\x00" * 4)
     nodes = array("I", Kwg.build(WORDS).nodes)
     nodes[3] = (nodes[3] & ~ARC_MASK) | (len(nodes) + 5)
-    with pytest.raises(KwgError):
+    with pytest.raises(KwgError, match=f"el nodo 3 apunta fuera \\({len(nodes) + 5} ≥ {len(nodes)}\\)"):
         Kwg.from_bytes(nodes.tobytes())
     nodes = array("I", Kwg.build(WORDS).nodes)
     nodes[-1] &= ~IS_END_BIT

@@ -289,6 +289,12 @@ def test_too_many_of_a_tile_is_refused(board_tiles, rack):  # art. 3
     assert f"hay {uses.count(over[0])} " in str(err.value) and name in str(err.value)
 
 
+def test_native_inputs_that_are_no_buffers_are_named():
+    nodes, masks = movegen._graph(es09())
+    with pytest.raises(TypeError, match="tablero: se esperaba un búfer"):
+        movegen._native.generate(None, bytes(29), nodes, masks, -1)
+
+
 def test_not_a_board():
     with pytest.raises(InvalidPositionError):
         movegen.generate("no", (), es09())

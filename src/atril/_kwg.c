@@ -451,7 +451,8 @@ static PyObject *kwg_check(PyObject *self, PyObject *obj) {
         uint32_t arc = node_at(nodes, i) & ARC_MASK;
         if (arc >= n) {
             PyBuffer_Release(&view);
-            return PyErr_Format(PyExc_ValueError, "el nodo %zu apunta fuera (%u ≥ %zu)", i, arc, n);
+            return PyErr_Format(PyExc_ValueError, "el nodo %zu apunta fuera (%u %s %zu)", i, arc,
+                                "≥", n); /* the format must be ASCII */
         }
     }
     int ends = (node_at(nodes, n - 1) & IS_END_BIT) != 0;

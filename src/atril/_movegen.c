@@ -749,7 +749,7 @@ typedef struct { Py_buffer buf; int held; } Buf;
 
 static int get_buf(PyObject *obj, Buf *b, const char *what) {
     if (PyObject_GetBuffer(obj, &b->buf, PyBUF_SIMPLE) < 0) {
-        PyErr_Format(PyExc_TypeError, "%s: se esperaba un búfer", what);
+        PyErr_Format(PyExc_TypeError, "%s: %s", what, "se esperaba un búfer"); /* format: ASCII */
         return -1;
     }
     b->held = 1;
