@@ -31,6 +31,18 @@ no_blanks_option = click.option(
     help="Calcula la probabilidad sin contar los comodines de la bolsa.")
 
 
+def search_options(command):
+    """The options every word search takes: lexicon, JSON, limit, order, blanks."""
+    for option in (no_blanks_option, sort_option, limit_option, json_option, lexicon_option):
+        command = option(command)
+    return command
+
+
+#: how the searches read a rack, in the help of those that take one.
+RACK_HELP = ("ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL "
+             "RR; para una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).")
+
+
 def _lexicon(spec: str | None) -> Lexicon:
     return Lexicon.load(spec or "ES09")
 
@@ -114,40 +126,24 @@ def judge(lexicon_spec: str | None, log_path: str | None, as_json: bool,
             one(play)
 
 
-@main.command()
-@lexicon_option
-@json_option
-@limit_option
-@sort_option
-@no_blanks_option
+@main.command(help="Palabras que usan todas las fichas del ATRIL (los comodines salen en "
+                    "minúscula).\n\n" + RACK_HELP)
+@search_options
 @click.argument("rack")
 def anagram(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
             rack: str) -> None:
-    """Palabras que usan todas las fichas del ATRIL (los comodines salen en minúscula).
-
-    ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL RR; para
-    una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).
-    """
     found = W.anagrams(_lexicon(lexicon_spec), rack)
     _show(_ordered(found, sort, no_blanks), limit, as_json)
 
 
-@main.command()
-@lexicon_option
-@json_option
-@limit_option
-@sort_option
-@no_blanks_option
+@main.command(help="Palabras que se forman con fichas del ATRIL, agrupadas por longitud."
+                    "\n\n" + RACK_HELP)
+@search_options
 @click.option("--min", "min_length", default=2, show_default=True, type=click.IntRange(min=1),
               help="Longitud mínima (en fichas).")
 @click.argument("rack")
 def build(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
           min_length: int, rack: str) -> None:
-    """Palabras que se forman con fichas del ATRIL, agrupadas por longitud.
-
-    ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL RR; para
-    una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).
-    """
     found = W.buildable(_lexicon(lexicon_spec), rack, min_length=min_length)
     if sort == "prob":
         found = sorted(W.by_probability(found, blanks=not no_blanks), key=lambda f: -len(f.tiles))
@@ -155,11 +151,7 @@ def build(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_bla
 
 
 @main.command()
-@lexicon_option
-@json_option
-@limit_option
-@sort_option
-@no_blanks_option
+@search_options
 @click.argument("pattern")
 def pattern(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
             pattern: str) -> None:
@@ -198,11 +190,7 @@ def hooks(lexicon_spec: str | None, as_json: bool, words: tuple[str, ...]) -> No
 
 
 @main.command("list")
-@lexicon_option
-@json_option
-@limit_option
-@sort_option
-@no_blanks_option
+@search_options
 @click.option("--length", "length", default=None, metavar="N|N-M",
               help="Longitud en fichas: 2, o un intervalo como 2-3.")
 @click.option("--contains", default="", metavar="FICHAS",
