@@ -290,9 +290,9 @@ def test_too_many_of_a_tile_is_refused(board_tiles, rack):  # art. 3
 
 
 def test_native_inputs_that_are_no_buffers_are_named():
-    nodes, masks = movegen._graph(es09())
+    kwg = es09().kwg
     with pytest.raises(TypeError, match="tablero: se esperaba un búfer"):
-        movegen._native.generate(None, bytes(29), nodes, masks, -1)
+        movegen._native.generate(None, bytes(29), kwg.nodes, kwg.child_masks, -1)
 
 
 def test_not_a_board():

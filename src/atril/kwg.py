@@ -283,7 +283,7 @@ def _child_masks_python(nodes: array) -> bytes:
         tile = node >> 24
         if node & IS_END_BIT:
             following = 0
-        elif tile >= nodes[i + 1] >> 24:
+        elif i + 1 < len(nodes) and tile >= nodes[i + 1] >> 24:
             raise ValueError(f"lista de hermanos desordenada en el nodo {i}")
         following |= (1 << tile) if tile < 32 else 0
         masks[i] = following
