@@ -1,17 +1,21 @@
 """GCG read/write (FORMATS.md): Macondo-compatible Spanish records, replayed through Game."""
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from atril import tiles as T
 from atril.clock import Clock
-from atril.game import Game
-from atril.gcg import GcgError, dumps, loads
+from atril.game import EXCHANGE, PLAY, WITHDRAWN, Game
+from atril.gcg import ALL, GcgError, dumps, loads
+from atril.move import THROUGH, Move, format_rack
 from test_game import random_game
 
 
-def same_game(a: Game, b: Game) -> None:
-    assert b.players == a.players
+def same_game(a: Game, b: Game, *, players: tuple[str, str] | None = None) -> None:
+    assert b.players == (players or a.players)
     assert b.history == a.history and b.pending == a.pending
     assert b.scores == a.scores and b.racks == a.racks and b.board == a.board
     assert b.result == a.result
@@ -196,3 +200,140 @@ def test_overtime_of_the_player_who_went_out():  # art. 35, 45.4
     text = dumps(game)
     assert f">{game.players[out]}: (time) -20 {game.result.scores[out]}" in text
     same_game(game, loads(text, ruleset=game.ruleset, lexicon=game.lexicon))
+
+
+# -- what a seat may know while the game is on (art. 25) -------------------------------------------
+def game_in_progress() -> Game:
+    """Plays, a withdrawn play, an exchange by each side, a play that stood after a challenge,
+    a pass, and a play still pending."""
+    game = sample_game()             # Ana: play, exchange, pass; Luis: withdrawn, challenged
+    game.exchange(game.rack[:2])     # Luis
+    game.play("H8 CASALO")           # Ana, pending: L and O after CASA
+    return game
+
+
+def events(text: str, nick: str) -> list[list[str]]:
+    """The fields after ``>nick:`` of each of that player's event lines."""
+    return [line.split(":", 1)[1].split() for line in text.splitlines()
+            if line.startswith(f">{nick}:")]
+
+
+def shows_only_the_table(text: str, nick: str) -> None:
+    """Each line of ``nick`` shows as rack only the tiles its play laid on the board (a blank as
+    ``?``), and of a pass or an exchange no tile at all: an exchange is a count (art. 25)."""
+    placed = None
+    for fields in events(text, nick):
+        if len(fields) == 5:  # a play: rack, square, word, +score, total
+            move = Move.parse(f"{fields[1]} {fields[2]}", gcg=True)
+            placed = format_rack(T.BLANK if T.is_blank(t) else t
+                                 for t in move.tiles if t != THROUGH)
+            assert fields[0] == placed
+        elif len(fields) == 4:  # the same play withdrawn (--) or challenged in vain
+            assert fields[1] in ("--", "(challenge)") and fields[0] == placed
+        else:  # a pass (-) or an exchange (-N): no rack field
+            assert len(fields) == 3 and re.fullmatch(r"-\d*", fields[0]) and fields[1] == "+0"
+
+
+def test_a_seat_sees_its_own_racks_and_only_the_opponents_board_tiles():  # art. 25
+    game = game_in_progress()
+    full, ana, luis = dumps(game), dumps(game, seat=0), dumps(game, seat=1)
+    assert dumps(game, seat=ALL) == full
+    assert "#rack1 " in full and "#rack2 " in full
+    kinds = {(t.player, t.kind) for t in game.history}
+    assert {(0, PLAY), (0, EXCHANGE), (1, WITHDRAWN), (1, PLAY), (1, EXCHANGE)} <= kinds
+    assert game.pending.player == 0
+    for text, me, other in ((ana, 0, 1), (luis, 1, 0)):
+        nick, rival = ("Ana", "Luis")[me], ("Ana", "Luis")[other]
+        lines = text.splitlines()
+        assert f"#rack{me + 1} {game.rack_text(me)}" in lines
+        assert not any(line.startswith(f"#rack{other + 1}") for line in lines)
+        assert events(text, nick) == events(full, nick)  # own racks, leaves, exchanged tiles
+        shows_only_the_table(text, rival)
+        exchange = next(t for t in game.history if t.player == other and t.kind == EXCHANGE)
+        assert [f"-{len(exchange.move.tiles)}", "+0"] in [f[:2] for f in events(text, rival)]
+        assert lines[3] == f"#note Partida en curso vista por {game.players[me]} (sin el atril " \
+                           f"de {game.players[other]})"
+    assert ">Ana: LO 8H ....LO +" in luis  # the pending play: only its tiles, already on the board
+
+
+def test_a_spectator_sees_no_rack():  # art. 25
+    game = game_in_progress()
+    text = dumps(game, seat=None)
+    assert "#rack" not in text and "un espectador" in text
+    for nick in ("Ana", "Luis"):
+        shows_only_the_table(text, nick)
+
+
+def test_once_over_every_seat_gets_the_full_record():  # art. 45.1
+    game = game_in_progress()
+    game.declare_blocked()
+    full = dumps(game)
+    assert dumps(game, seat=0) == dumps(game, seat=1) == dumps(game, seat=None) == full
+    assert "#note" not in full
+    same_game(game, loads(full))
+
+
+def test_other_seats_are_refused():
+    with pytest.raises(ValueError, match="asiento"):
+        dumps(Game(), seat=2)
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_a_seat_record_is_refused_on_reading(seat):
+    with pytest.raises(GcgError, match="no se puede reproducir exactamente") as err:
+        loads(dumps(game_in_progress(), seat=seat))
+    assert err.value.line == 4  # the #note
+
+
+@pytest.mark.parametrize("event", [">Luis: - +0 0", ">Luis: -3 +0 0", ">Luis: 8H CASA +12 12",
+                                   ">Luis: (challenge) +0 0", ">Luis: -- -12 0"])
+def test_an_event_without_its_rack_is_refused_clearly(event):
+    head = "#player1 Ana Ana\n#player2 Luis Luis\n>Ana: AACEIOS 8H CASA +12 12\n"
+    with pytest.raises(GcgError, match="falta el atril; es una partida en curso vista por") as err:
+        loads(head + event + "\n")
+    assert err.value.line == 4
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10 ** 9))
+def test_no_prefix_of_a_game_shows_a_hidden_tile(seed):  # art. 25
+    game = random_game(seed)
+    for n in range(len(game.history) + 1):
+        states = [game.position_at(n)]
+        if n < len(game.history) and game.history[n].kind in (PLAY, WITHDRAWN):
+            pending = game.position_at(n)
+            pending.play(game.history[n].move)
+            states.append(pending)
+        for state in states:
+            full = dumps(state)
+            if state.is_over():
+                assert {dumps(state, seat=s) for s in (0, 1, None)} == {full}
+                continue
+            for seat in (0, 1, None):
+                text = dumps(state, seat=seat)
+                for p in (0, 1):
+                    nick = state.players[p]
+                    if p == seat:
+                        assert events(text, nick) == events(full, nick)
+                        assert f"#rack{p + 1} {state.rack_text(p)}" in text
+                    else:
+                        shows_only_the_table(text, nick)
+                        assert f"#rack{p + 1}" not in text
+
+
+# -- names come from people ------------------------------------------------------------------------
+def test_a_name_cannot_add_lines():
+    names = ["Ana\n>luis: ABC 8H ABC +99 99", "Luis\r\x85\u2028#rack1 ZZZ\x0b\u2029"]
+    game = Game(names, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    game.pass_()
+    clean = ("Ana >luis: ABC 8H ABC +99 99", "Luis   #rack1 ZZZ  ")
+    for seat in (ALL, 0, 1, None):
+        text = dumps(game, seat=seat)
+        lines = text.splitlines()  # str.splitlines: also \x85, \x0b, \u2028, \u2029
+        assert text.split("\n")[:-1] == lines
+        assert lines[1:3] == [f"#player1 Ana {clean[0]}", f"#player2 Luis {clean[1]}"]
+        assert [line[:6] for line in lines if line.startswith(">")] == [">Ana: ", ">Luis:"]
+        assert sum(line.startswith("#rack1") for line in lines) == (seat in (ALL, 0))
+    same_game(game, loads(dumps(game)), players=(clean[0], clean[1].rstrip()))

@@ -14,7 +14,9 @@ from atril import gcg, movegen
 from atril import tiles as T
 from atril.board import Board
 from atril.lexicon import Lexicon
+from atril.move import format_rack
 from atril.terminal import Session, run
+from test_gcg import events, shows_only_the_table
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,41 @@ def test_two_people_challenge_accept_and_save(lex, tmp_path):
     assert "impugnación — jugada no válida" in out and "pierde el turno" in out
     assert [t.kind for t in game.history] == ["withdrawn", "play"]
     assert game.scores[second] == reply.score and "Jugada aceptada." in out
-    assert gcg.loads(path.read_text(encoding="utf-8")).scores == game.scores
+    # Either person may open the file while the game is on: a spectator's record (art. 25).
+    text = path.read_text(encoding="utf-8")
+    assert "#rack" not in text and "(sin los atriles: la partida no ha terminado)" in out
+    for nick in ("jugador1", "jugador2"):  # «Jugador 1», «Jugador 2»: the nicks would clash
+        assert events(text, nick)
+        shows_only_the_table(text, nick)
+    assert text.rstrip().endswith(f" {game.scores[second]}")
+    with pytest.raises(gcg.GcgError, match="no se puede reproducir"):
+        gcg.loads(text)
+
+
+def test_save_against_the_computer_hides_its_rack(lex, tmp_path):  # art. 25
+    session = Session(io.StringIO(), io.StringIO(), opponent="greedy", seed=4, lexicon=lex)
+    game = session.game
+    assert game.first == 0  # the person (seat 0) starts
+    path = tmp_path / "mitad.gcg"
+    session.stdin = io.StringIO(f"paso\nguardar {path}\nsalir\n")
+    session.play()
+    assert game.pending is not None and game.pending.player == 1  # waits for the person
+    text = path.read_text(encoding="utf-8")
+    assert f"#rack1 {game.rack_text(0)}" in text.splitlines() and "#rack2" not in text
+    shows_only_the_table(text, "Ordenador")
+    racks = [fields[0] for fields in events(text, "Ordenador")]
+    assert game.rack_text(1) not in racks and format_rack(game.pending.rack) not in racks
+    assert events(text, "Tú") == events(gcg.dumps(game), "Tú")  # the person's own racks
+    assert "(sin el atril del rival: la partida no ha terminado)." in session.stdout.getvalue()
+
+
+def test_save_after_the_end_keeps_everything(lex, tmp_path):  # art. 45.2
+    path = tmp_path / "fin.gcg"
+    game, out = play(["paso"] * 4, opponent="humano", seed=3, lexicon=lex, save=path)
+    assert game.is_over() and game.result.reason == "passes"
+    assert path.read_text(encoding="utf-8") == gcg.dumps(game)
+    assert f"Partida guardada en {path}." in out
+    assert gcg.loads(path.read_text(encoding="utf-8")).result == game.result
 
 
 def test_the_computer_challenges_an_invalid_play(lex):

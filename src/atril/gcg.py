@@ -10,18 +10,44 @@ no penalty); a withdrawn play is its play line then ``--``; going out (art. 45.4
 the gain of the player who went out and the loss of the opponent; overtime is ``(time) -N``.
 GCG has no field for the ruleset or the seed: ``loads`` takes the ruleset as an argument.
 The racks after the last turn, when no end-of-game line shows them, go in ``#rack1``/``#rack2``.
+
+Who may read what: ``dumps(game, seat=...)``
+--------------------------------------------
+A full record shows every rack, so every leave and every draw. While the game is on, a seat
+may know only its own racks, the opponent's plays and scores and, of an exchange, how many
+tiles went face down (art. 25; the planilla writes C-x). So:
+
+- ``seat=ALL`` (the default): the full record — finished games, library users, replays.
+- ``seat=0`` or ``seat=1``: that player's record while the game is on. ``#rack`` only for
+  their own current rack; their own lines as in the full record; the opponent's lines with,
+  as rack, only the tiles a play put on the board (a blank as ``?``; a withdrawn or pending
+  play too: they were seen), no rack at all for a pass or an exchange, and an exchange as a
+  count (``-3``, as the GCG spec allows). A ``#note`` after the players says whose view it is.
+- ``seat=None``: a spectator's record while the game is on: both players' lines as the
+  opponent's above, no ``#rack``.
+- Once ``game.is_over()`` every ``seat`` gives the full record, the same text as ``ALL``.
+
+An unknown rack is left out, not guessed: records whose racks were not kept (Elise's, say)
+give as a play's rack the tiles it played, and Macondo's writer leaves an unknown rack empty;
+GCG has no placeholder for one (a letter or ``?`` would read as a tile). Such a record cannot
+be replayed exactly (the hidden draws are unknown): ``loads`` refuses it with a ``GcgError``
+that says so, at the ``#note`` ``dumps`` writes or at the first line without a rack.
+
+Names come from people: control characters and line or paragraph separators in a name (or a
+lexicon id) are written as spaces, so a name can never start a line of its own.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
 from . import tiles as T
 from .board import Board
 from .errors import AtrilError, InvalidTextError
-from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
+from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game, Turn
 from .move import THROUGH, Move, format_rack
 from .rules import apply_play, check_play
 from .ruleset import Ruleset
@@ -36,21 +62,44 @@ class GcgError(InvalidTextError):
 
 
 # -- writing --------------------------------------------------------------------------------------
-def dumps(game: Game) -> str:
-    """The game as GCG text (UTF-8), history, pending play and end of game included."""
-    nicks = _nicks(game.players)
+ALL = "all"  #: ``dumps(game, seat=ALL)``: the full record, every rack shown
+
+#: how ``dumps`` marks a record seen by one seat (or a spectator) while the game was on;
+#: ``loads`` refuses such a record by it.
+_VIEW_NOTE = "Partida en curso vista por"
+
+
+def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
+    """The game as GCG text (UTF-8), history, pending play and end of game included, as
+    ``seat`` may know it (``ALL``, 0, 1 or None for a spectator: see the module docstring)."""
+    if seat != ALL and seat not in (0, 1, None):
+        raise AtrilError(f"«{seat}» no es un asiento: 0, 1, None (espectador) o gcg.ALL")
+    players = [_one_line(name) for name in game.players]
+    hidden = {0, 1} - {seat} if seat != ALL and not game.is_over() else set()
+    nicks = _nicks(players)
     lines = ["#character-encoding UTF-8"]
-    for i, (nick, name) in enumerate(zip(nicks, game.players), start=1):
+    for i, (nick, name) in enumerate(zip(nicks, players), start=1):
         lines.append(f"#player{i} {nick} {name}")
-    lines += [f"#lexicon {getattr(game.lexicon, 'id', None) or game.ruleset.lexicon}",
+    if hidden:
+        lines.append(f"#note {_VIEW_NOTE} un espectador (sin los atriles de los jugadores)"
+                     if seat is None else
+                     f"#note {_VIEW_NOTE} {players[seat]} (sin el atril de {players[1 - seat]})")
+    lexicon = getattr(game.lexicon, "id", None) or game.ruleset.lexicon
+    lines += [f"#lexicon {_one_line(lexicon)}",
               "#tile-distribution spanish",
               "#tile [CH] [ch]", "#tile [LL] [ll]", "#tile [RR] [rr]"]
     if game.result is None or game.result.reason in ("time", "overtime"):
-        lines += [f"#rack{p + 1} {format_rack(game.racks[p])}" for p in (0, 1)]
+        lines += [f"#rack{p + 1} {format_rack(game.racks[p])}" for p in (0, 1)
+                  if p not in hidden]
     totals = [0, 0]
     turns = list(game.history) + ([game.pending] if game.pending else [])
     for turn in turns:
-        p, head = turn.player, f">{nicks[turn.player]}: {format_rack(turn.rack)}"
+        p = turn.player
+        if p not in hidden:
+            rack = format_rack(turn.rack)
+        else:  # what the table saw: the tiles laid on the board, nothing of a pass or exchange
+            rack = format_rack(_placed(turn)) if turn.kind in (PLAY, WITHDRAWN) else ""
+        head = f">{nicks[p]}: {rack}" if rack else f">{nicks[p]}:"
         if turn.kind in (PLAY, WITHDRAWN):
             totals[p] += turn.score
             lines.append(f"{head} {_play_text(turn.move)} +{turn.score} {totals[p]}")
@@ -59,8 +108,9 @@ def dumps(game: Game) -> str:
                 lines.append(f"{head} -- -{turn.score} {totals[p]}")
             elif turn.challenged:
                 lines.append(f"{head} (challenge) +0 {totals[p]}")
-        elif turn.kind == EXCHANGE:
-            lines.append(f"{head} -{format_rack(turn.move.tiles)} +0 {totals[p]}")
+        elif turn.kind == EXCHANGE:  # art. 25: face down, only the count is seen
+            given = len(turn.move.tiles) if p in hidden else format_rack(turn.move.tiles)
+            lines.append(f"{head} -{given} +0 {totals[p]}")
         else:
             lines.append(f"{head} - +0 {totals[p]}")
     if game.result is not None:
@@ -75,6 +125,17 @@ def dumps(game: Game) -> str:
                 lines.append(f">{nick}: {rack + ' ' if rack else ''}(time) -{-a.points} "
                              f"{totals[a.player]}")
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters and line or paragraph separators as spaces: what
+    comes from a person (a name) can never start a line (a forged event or pragma)."""
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
+
+
+def _placed(turn: Turn) -> tuple[int, ...]:
+    """The rack tiles a play laid on the board (a blank as ``BLANK``): all the table saw."""
+    return tuple(T.BLANK if T.is_blank(t) else t for t in turn.move.tiles if t != THROUGH)
 
 
 def _nicks(players: tuple[str, ...]) -> list[str]:
@@ -106,6 +167,8 @@ class _Event:
 
 _EVENT = re.compile(r"^>([^:\s]+):\s*(.*)$")
 _SCORE = re.compile(r"^[+-]?\d+$")
+_PARTIAL = ("es una partida en curso vista por un jugador o un espectador, sin los atriles que "
+            "no podía ver: no se puede reproducir exactamente")
 
 
 def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=None) -> Game:
@@ -129,6 +192,8 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
                 names[int(keyword[-1]) - 1] = (nick, name.strip() or nick)
             elif keyword in ("rack1", "rack2"):
                 final_racks[int(keyword[-1]) - 1] = _rack(rest, number)
+            elif keyword == "note" and rest.startswith(_VIEW_NOTE):
+                raise GcgError(_PARTIAL, number)
             elif keyword == "tile-distribution" and rest.lower() != "spanish":
                 raise GcgError(f"distribución de fichas «{rest}»: atril solo juega la española",
                                number)
@@ -193,6 +258,8 @@ def _parse_event(line: int, player: int, body: str) -> _Event:
     if tokens[0] == "(time)" or (len(tokens) == 4 and tokens[1] == "(time)"):
         rack = _rack(tokens[0], line) if tokens[0] != "(time)" else ()
         return _Event(line, player, "time", rack, _number(tokens[-2], line), total)
+    if _rack_left_out(tokens):
+        raise GcgError(f"falta el atril; {_PARTIAL}", line)
     if tokens[0].startswith("(") and len(tokens) == 3:
         return _Event(line, player, "out", None, _number(tokens[1], line), total,
                       tiles=_rack(tokens[0].strip("()"), line))
@@ -219,6 +286,15 @@ def _parse_event(line: int, player: int, body: str) -> _Event:
     except AtrilError as exc:
         raise GcgError(str(exc), line) from None
     return _Event(line, player, PLAY, rack, points, total, move=move)
+
+
+def _rack_left_out(tokens: list[str]) -> bool:
+    """An event without its rack field, as ``dumps`` writes an opponent's pass or exchange
+    (and Macondo an unknown rack): a pass, exchange, withdrawal or challenge of three tokens,
+    or a play of four whose third is its score."""
+    if len(tokens) == 3:
+        return tokens[0].startswith("-") or tokens[0] == "(challenge)"
+    return len(tokens) == 4 and tokens[2].startswith("+") and not tokens[1].startswith(("-", "("))
 
 
 def _draws(events: list[_Event], turns: list[_Event], first: int,

@@ -74,6 +74,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                 "I don't understand “{line}”. Type a play (“H8 CASA”), “exchange XY”, “pass” "
                 "or “help”."),
     "saved": ("Partida guardada en {path}.", "Game saved to {path}."),
+    "saved_seat": ("Partida guardada en {path} (sin el atril del rival: la partida no ha "
+                   "terminado).",
+                   "Game saved to {path} (without the opponent's rack: the game is not over)."),
+    "saved_spectator": ("Partida guardada en {path} (sin los atriles: la partida no ha "
+                        "terminado).",
+                        "Game saved to {path} (without either rack: the game is not over)."),
     "save_usage": ("Indica el fichero: «guardar partida.gcg».", "Name the file: “save game.gcg”."),
     "save_failed": ("No se pudo guardar en {path}: {error}", "Could not save to {path}: {error}"),
     "quit": ("Partida abandonada.", "Game abandoned."),
@@ -276,16 +282,23 @@ class Session:
         self.report(turn, 1)
 
     def save(self, path: str | Path | None = None) -> None:
+        """Write the game as GCG. Until it is over the file holds only what may be known: the
+        person's view against the computer (seat 0); between two people at one keyboard,
+        where either may open the file, a spectator's view (neither rack)."""
         path = path or self.save_path
         if not path:
             return
         from . import gcg
+        seat = None if self.computer is None else 0
         try:
-            Path(path).write_text(gcg.dumps(self.game), encoding="utf-8")
+            Path(path).write_text(gcg.dumps(self.game, seat=seat), encoding="utf-8")
         except OSError as exc:
             self.say("save_failed", path=path, error=exc.strerror or exc)
             return
-        self.say("saved", path=path)
+        if self.game.is_over():
+            self.say("saved", path=path)
+        else:
+            self.say("saved_spectator" if seat is None else "saved_seat", path=path)
 
     def finish(self) -> None:
         game = self.game
