@@ -75,6 +75,15 @@ class Clock:
         self._settle(self.time_source())
         self.running = None
 
+    def credit(self, seconds: float) -> None:
+        """Give back ``seconds`` that passed while nobody could play (a server that was down):
+        the running clock, the turn timer and the game's own limit go on as if they had not
+        passed."""
+        if self.running is not None:
+            self._since += seconds
+        if self.began is not None:
+            self.began += seconds
+
     def _settle(self, now: float) -> None:
         if self.running is not None:
             spent = now - self._since

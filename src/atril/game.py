@@ -494,10 +494,17 @@ class Game:
     def check_time(self) -> None:
         """End the game if time says so: a player beyond the ruleset's overtime limit loses
         (FILE 2024), or the game's time is up and both have had as many turns (art. 30, 45.5).
-        Called before every action; a program may also call it on a timer."""
-        if self.result is not None or self.clock is None or self.pending is not None:
+        Called before every action; a program may also call it on a timer. A play waiting for
+        a decision stands when the one deciding runs out of time (they did not challenge it)."""
+        if self.result is not None or self.clock is None:
             return
         limit = self.ruleset.overtime_limit
+        if self.pending is not None:
+            deciding = self.clock.running
+            if (limit is not None and deciding is not None
+                    and self.clock.overtime_seconds(deciding) > limit * 60):
+                self.accept()  # art. 38; completing the turn checks the time again
+            return
         if limit is not None:
             for p in (0, 1):
                 if self.clock.overtime_seconds(p) > limit * 60:

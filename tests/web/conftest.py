@@ -74,18 +74,21 @@ def client(db_url):
 
     from atril.web.app import create_app
 
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_app(db_url, test_seeds=True, rate_limits=False)) as c:
         yield c
+
+
+OCTETS = {"Content-Type": "application/octet-stream"}
 
 
 def upload_words(base_or_client, words: str = TWO_TILE_WORDS) -> str:
     """Upload a word list; its lexicon id."""
     if isinstance(base_or_client, str):
         req = urllib.request.Request(f"{base_or_client}/api/lexicos?nombre=prueba",
-                                     data=words.encode(), method="POST")
+                                     data=words.encode(), method="POST", headers=OCTETS)
         import json
         return json.load(urllib.request.urlopen(req))["id"]
-    r = base_or_client.post("/api/lexicos?nombre=prueba", content=words.encode())
+    r = base_or_client.post("/api/lexicos?nombre=prueba", content=words.encode(), headers=OCTETS)
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
@@ -97,13 +100,14 @@ def free_port() -> int:
 
 
 class Server:
-    """``atril serve`` in a child process."""
+    """``atril serve`` in a child process (with test seeds: tests choose the bag)."""
 
-    def __init__(self, db: str):
-        self.port = free_port()
+    def __init__(self, db: str, *options: str, port: int | None = None):
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atril", "serve", "--port", str(self.port), "--db", db],
+            [sys.executable, "-m", "atril", "serve", "--port", str(self.port), "--db", db,
+             "--test-seeds", *options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -11,21 +11,36 @@ import pytest
 from atril import tiles as T
 from atril.web.app import create_app
 
-from conftest import upload_words
+from conftest import OCTETS, upload_words
+
+JSON = {"Content-Type": "application/json"}
 
 
 def new_game(client, **options):
-    """A game between two people (remote mode unless told), on the two-tile word list."""
+    """A game between two people (remote mode unless told), on the two-tile word list; the
+    invitation is claimed, so the game has started. Returns the id and the seats' tokens
+    (``{"0": …, "1": …}``, ``{"both": …}`` on one device, ``{"0": …}`` against the computer)."""
     options.setdefault("mode", "remote")
     options.setdefault("lexicon", upload_words(client))
     options.setdefault("seed", 11)
     r = client.post("/api/partidas", json=options)
     assert r.status_code == 201, r.text
     data = r.json()
-    tokens = data["tokens"]
-    if "0" in tokens and "1" in tokens:  # open the invitation so the clocks start
-        assert client.get(f"/api/partidas/{data['id']}?t={tokens['1']}").status_code == 200
+    assert set(data) == {"id", "token", "url", "invite"}
+    if options["mode"] == "local":
+        return data["id"], {"both": data["token"]}
+    tokens = {"0": data["token"]}
+    if data["invite"] is not None:
+        tokens["1"] = join(client, data["id"], data["invite"])
     return data["id"], tokens
+
+
+def join(client, game_id, invite_link):
+    """Claim the seat of an invitation link; its token."""
+    code = invite_link.split("invitacion=")[1]
+    r = client.post(f"/api/partidas/{game_id}/unirse", json={"invite": code})
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
 
 
 def view(client, game_id, token):
@@ -80,7 +95,8 @@ def test_a_play_accepted_and_the_sheet(client):
 def test_wrong_token(client):
     game_id, tokens = new_game(client)
     assert_error(client.get(f"/api/partidas/{game_id}?t=nada"), 403)
-    assert_error(client.get(f"/api/partidas/{game_id}"), 403)
+    spectator = client.get(f"/api/partidas/{game_id}").json()  # no token: watching only
+    assert spectator["seat"] is None and spectator["rack"] == [] and not any(spectator["can"].values())
     assert_error(client.post(f"/api/partidas/{game_id}/accion",
                              json={"t": "falsa", "action": "pass"}), 403)
     assert_error(client.post(f"/api/partidas/{game_id}/accion", json={"action": "pass"}), 403)
@@ -152,9 +168,10 @@ def test_simultaneous_submissions_only_one_counts(client):
 
 def test_bad_json_and_unknown_things(client):
     game_id, tokens = new_game(client)
-    assert_error(client.post(f"/api/partidas/{game_id}/accion", content=b"{no json"), 400)
+    assert_error(client.post(f"/api/partidas/{game_id}/accion", content=b"{no json",
+                             headers=JSON), 400)
     assert_error(client.post(f"/api/partidas/{game_id}/accion", json=[1, 2]), 400)
-    assert_error(client.post("/api/partidas", content=b"\xff\xfe"), 400)
+    assert_error(client.post("/api/partidas", content=b"\xff\xfe", headers=JSON), 400)
     assert_error(client.post("/api/partidas", json={"mode": "ajedrez"}), 400)
     assert_error(client.post("/api/partidas", json={"ruleset": "FISE1990"}), 400)
     assert_error(client.post("/api/partidas", json={"lexicon": "U-000000000000"}), 400)
@@ -165,7 +182,7 @@ def test_bad_json_and_unknown_things(client):
     assert_error(client.post("/api/partidas/noexiste/accion", json={"t": "x", "action": "pass"}),
                  404)
     assert_error(client.get("/no/such/page"), 404)
-    assert_error(client.post("/api/lexicos", content=b"\n\n"), 400)
+    assert_error(client.post("/api/lexicos", content=b"\n\n", headers=OCTETS), 400)
 
 
 def test_challenge_both_verdicts_without_saying_which_word(client):
@@ -238,8 +255,8 @@ def test_exchange_and_pass_end_the_game_with_analysis_and_gcg(client):
 def test_against_the_computer(client):
     lexicon = upload_words(client)
     r = client.post("/api/partidas", json={"mode": "computer", "lexicon": lexicon, "seed": 3})
-    game_id, token = r.json()["id"], r.json()["tokens"]["0"]
-    assert "1" not in r.json()["tokens"]
+    game_id, token = r.json()["id"], r.json()["token"]
+    assert r.json()["invite"] is None
     for _ in range(50):
         state = view(client, game_id, token)
         if state["to_move"] == 0 and not state["thinking"]:
@@ -269,13 +286,13 @@ def test_against_the_computer(client):
 def test_restart_loses_nothing_and_clocks_keep_time(db_url):
     from starlette.testclient import TestClient
 
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_app(db_url, test_seeds=True)) as c:
         game_id, tokens = new_game(c, minutes=25)
         token, state = mover(c, game_id, tokens)
         assert act(c, game_id, token, "pass").status_code == 200
         before = view(c, game_id, token)
     time.sleep(0.3)
-    with TestClient(create_app(db_url)) as c:  # a new server on the same database
+    with TestClient(create_app(db_url, test_seeds=True)) as c:  # a new server, same database
         after = view(c, game_id, token)
         assert after["sheet"] == before["sheet"] and after["version"] == before["version"]
         running = after["clock"]["running"]
@@ -322,14 +339,13 @@ def test_local_game_one_token_plays_both_seats(client):
 def test_remote_clock_waits_for_the_invited_player(client):
     lexicon = upload_words(client)
     r = client.post("/api/partidas", json={"mode": "remote", "lexicon": lexicon, "minutes": 10})
-    game_id, tokens = r.json()["id"], r.json()["tokens"]
-    assert r.json()["invite"].endswith(tokens["1"])
-    state = view(client, game_id, tokens["0"])
+    game_id, token, invite = r.json()["id"], r.json()["token"], r.json()["invite"]
+    state = view(client, game_id, token)
     assert state["waiting_for_rival"] and state["clock"] is None
     r = client.post(f"/api/partidas/{game_id}/accion",
-                    json={"t": tokens["0"], "version": state["version"], "action": "pass"})
+                    json={"t": token, "version": state["version"], "action": "pass"})
     assert_error(r, 409)
-    joined = view(client, game_id, tokens["1"])
+    joined = view(client, game_id, join(client, game_id, invite))
     assert not joined["waiting_for_rival"] and joined["clock"]["remaining"][0] <= 600
 
 
@@ -361,7 +377,8 @@ def test_atril_serve_prints_the_address(server):
 
 def test_a_huge_word_list_is_refused_before_reading_it(client):
     r = client.post("/api/lexicos", content=b"casa\n",
-                    headers={"Content-Length": str(64 * 1024 * 1024)})
+                    headers={"Content-Length": str(64 * 1024 * 1024),
+                             "Content-Type": "application/octet-stream"})
     assert_error(r, 413)
 
 

@@ -22,7 +22,9 @@ def test_a_move_through_one_server_reaches_a_client_of_the_other(pg_url):
     try:
         lexicon = upload_words(a.base)
         game = post(f"{a.base}/api/partidas", {"mode": "remote", "lexicon": lexicon, "seed": 5})
-        tokens = game["tokens"]
+        code = game["invite"].split("invitacion=")[1]
+        joined = post(f"{b.base}/api/partidas/{game['id']}/unirse", {"invite": code})
+        tokens = {"0": game["token"], "1": joined["token"]}
         ws_url = f"ws://127.0.0.1:{b.port}/ws/partidas/{game['id']}?t={tokens['1']}"
         with connect(ws_url, open_timeout=10) as ws:
             first = json.loads(ws.recv(timeout=10))["state"]

@@ -1,70 +1,103 @@
 """The Starlette application: pages, the JSON API and the game WebSocket.
 
-API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4xx status):
+API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4xx status;
+state-changing requests must be ``Content-Type: application/json``, uploads
+``application/octet-stream``):
 
 - ``GET  /api/opciones``                      levels, rulesets, lexicons for the lobby
 - ``POST /api/lexicos``                       upload a word list (body: the text; ``?nombre=``)
-- ``POST /api/partidas``                      create a game → id, seat links
-- ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view
+- ``POST /api/partidas``                      create a game → ``{"id", "token", "url",
+  "invite"}``: the creator's token and page, and for a game against a person the invitation
+  link ``/partida/{id}?invitacion=CODE`` (null otherwise)
+- ``POST /api/partidas/{id}/unirse``          ``{"invite": CODE}`` → ``{"token"}``, once; 409
+  for every later claim
+- ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view (no ``t``: a spectator's)
 - ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", ...}``: ``placed``
   (``[[square, tile], ...]``), ``move`` (``"H8 CASA"``) or ``tiles`` (an exchange)
-- ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record (GCG)
+- ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record, as much of it as the seat may know
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
 - ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
-  with an action (the POST body without the token) acts, answered ``done`` or ``error``
+  with an action (the POST body without the token) acts, answered ``done`` or ``error``. A bad
+  link is closed with code 4000 + the HTTP status (4403, 4404), which the page shows and does
+  not retry.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
+from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import gcg
 from ..errors import AtrilError
 from ..ruleset import Ruleset
 from . import computer
 from .analysis import analyse
 from .games import Changed, Games
+from .guard import Guard, RateLimiter, origin_allowed
 from .lexicons import MAX_UPLOAD_BYTES, Lexicons
-from .requests import COMPUTER, ApiError
 from .live import Hub
+from .requests import (COMPUTER, MAX_JSON_BYTES, ApiError, parse_json, read_body,
+                       require_type)
 from .store import NotFound, open_store
+from .watch import Watch, WatchSettings
 
 log = logging.getLogger("atril.web")
 STATIC = resources.files("atril.web") / "static"
 
 
-def create_app(db: str | None = None) -> Starlette:
-    """The app over the database at ``db`` (see ``store.open_store``)."""
-    store = open_store(db)
-    games = Games(store, Lexicons(store))
+@dataclass(frozen=True)
+class Settings(WatchSettings):
+    """How a server runs. ``test_seeds``: clients may choose the bag's seed (tests only: the
+    one who chooses it knows every draw). ``rate_limits``: per-client limits on creating
+    games, uploads and searches. ``origins``: other origins whose pages may act here (a
+    reverse proxy's public address)."""
 
+    test_seeds: bool = False
+    rate_limits: bool = True
+    origins: tuple[str, ...] = ()
+
+
+def create_app(db: str | None = None, settings: Settings | None = None, **options: Any
+               ) -> Starlette:
+    """The app over the database at ``db`` (see ``store.open_store``); ``options`` are
+    ``Settings`` fields, for short: ``create_app(url, test_seeds=True)``."""
+    settings = settings or Settings(**options)
+    store = open_store(db)
+    games = Games(store, Lexicons(store), test_seeds=settings.test_seeds)
     hub = Hub(store, games.render)
-    api = _Api(games, hub)
+    api = _Api(games, hub, settings)
+    watch = Watch(games, hub, api.computer, WatchSettings(
+        **{f.name: getattr(settings, f.name) for f in fields(WatchSettings)}))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        listener = asyncio.create_task(hub.listen()) if store.shared else None
+        await watch.start()
+        background = [asyncio.create_task(watch.run())]
+        if store.shared:
+            background.append(asyncio.create_task(hub.listen()))
         yield
-        if listener is not None:
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
-        for task in list(api.tasks):
+        for close in app.state.closers:  # e.g. the study searches' worker processes
+            close()
+        for task in background + list(api.tasks) + list(watch.tasks):
             task.cancel()
+        for task in background:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         store.close()
 
     routes = [
@@ -74,6 +107,7 @@ def create_app(db: str | None = None) -> Starlette:
         Route("/api/lexicos", api.upload_lexicon, methods=["POST"]),
         Route("/api/partidas", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.state),
+        Route("/api/partidas/{game_id}/unirse", api.join, methods=["POST"]),
         Route("/api/partidas/{game_id}/accion", api.action, methods=["POST"]),
         Route("/api/partidas/{game_id}/gcg", api.gcg),
         Route("/api/partidas/{game_id}/analisis", api.analysis),
@@ -81,10 +115,14 @@ def create_app(db: str | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *_word_tools(),
     ]
+    limiter = RateLimiter() if settings.rate_limits else None
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: _api_error, AtrilError: _atril_error, HTTPException: _http_error,
-        Exception: _server_error})
+        Exception: _server_error},
+        middleware=[Middleware(Guard, limiter=limiter, origins=settings.origins)])
     app.state.games, app.state.hub, app.state.store = games, hub, store
+    app.state.settings = settings
+    app.state.closers = []  # what to stop with the app, added by what starts it
     return app
 
 
@@ -109,9 +147,10 @@ def _page(name: str):
 class _Api:
     """Request handlers; the blocking work (database, engine) runs in the thread pool."""
 
-    def __init__(self, games: Games, hub: Hub):
+    def __init__(self, games: Games, hub: Hub, settings: Settings):
         self.games = games
         self.hub = hub
+        self.settings = settings
         self.tasks: set[asyncio.Task] = set()
 
     async def options(self, request: Request) -> Response:
@@ -123,10 +162,8 @@ class _Api:
         })
 
     async def upload_lexicon(self, request: Request) -> Response:
-        size = request.headers.get("content-length", "0")
-        if not size.isdigit() or int(size) > MAX_UPLOAD_BYTES:
-            raise ApiError(413, "la lista es demasiado grande (máximo 16 MB)")
-        raw = await request.body()
+        require_type(request, "application/octet-stream")
+        raw = await read_body(request, MAX_UPLOAD_BYTES, "la lista")
         lexicon = await run_in_threadpool(
             self.games.lexicons.upload, request.query_params.get("nombre", ""), raw)
         return JSONResponse({"id": lexicon.id, "name": lexicon.name, "words": len(lexicon),
@@ -134,24 +171,27 @@ class _Api:
 
     async def create(self, request: Request) -> Response:
         options = await _json(request)
-        game_id, tokens = await run_in_threadpool(self.games.create, options)
-        links = {seat: f"/partida/{game_id}?t={tok}" for seat, tok in tokens.items()}
-        own = links.get("0") or links["both"]
-        body = {"id": game_id, "url": own, "invite": links.get("1"), "tokens": tokens}
-        if options.get("mode", COMPUTER) == COMPUTER:
+        game_id, token, invite = await run_in_threadpool(self.games.create, options)
+        body = {"id": game_id, "token": token, "url": f"/partida/{game_id}?t={token}",
+                "invite": None if invite is None else f"/partida/{game_id}?invitacion={invite}"}
+        if isinstance(options, dict) and options.get("mode", COMPUTER) == COMPUTER:
             self._after(game_id)
         return JSONResponse(body, status_code=201)
+
+    async def join(self, request: Request) -> Response:
+        """The invitee's page claims the second seat with the invitation code, once."""
+        game_id = request.path_params["game_id"]
+        body = await _json(request)
+        code = body.get("invite") if isinstance(body, dict) else None
+        token = await run_in_threadpool(self.games.claim, game_id, code)
+        version, doc = await run_in_threadpool(self.games.store.load, game_id)
+        await self.hub.publish(game_id, version, doc)
+        return JSONResponse({"token": token}, status_code=201)
 
     async def state(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
         version, doc, seat = await self._seat(game_id, request.query_params.get("t"))
-        changed = await run_in_threadpool(self.games.join, game_id, seat)
-        if changed is not None:
-            await self._publish(game_id, changed)
-            version, doc = changed.version, changed.doc
         view = (await run_in_threadpool(self.games.render, game_id, version, doc, full=True))(seat)
-        if view["thinking"]:  # e.g. the server restarted while the computer was to move
-            self._after(game_id)
         return JSONResponse(view)
 
     async def action(self, request: Request) -> Response:
@@ -169,17 +209,20 @@ class _Api:
     async def _act(self, game_id: str, body: Any) -> Changed:
         changed = await run_in_threadpool(self.games.act, game_id, body)
         await self._publish(game_id, changed)
+        if changed.refusal is not None:  # the game ended on time as the player acted
+            raise changed.refusal
         if changed.doc["meta"]["computer"] is not None:
             self._after(game_id)
         return changed
 
     async def gcg(self, request: Request) -> Response:
-        from ..gcg import dumps
-
+        """The record: until the game is over, only what this seat may know (its own racks,
+        the opponent's plays and scores, exchanges as a count, art. 25)."""
         game_id = request.path_params["game_id"]
-        version, doc, _ = await self._seat(game_id, request.query_params.get("t"))
+        version, doc, seat = await self._seat(game_id, request.query_params.get("t"))
         game = await run_in_threadpool(self.games.game, game_id, version, doc)
-        return PlainTextResponse(dumps(game), headers={
+        text = gcg.dumps(game, seat=seat if seat in (0, 1) else None)
+        return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="atril-{game_id}.gcg"'})
 
     async def analysis(self, request: Request) -> Response:
@@ -193,46 +236,60 @@ class _Api:
         return JSONResponse({"players": list(game.players), "turns": turns})
 
     async def socket(self, ws: WebSocket) -> None:
+        """A seat's (or a spectator's) live view. The socket is accepted before any check, so
+        that a refusal reaches the page as a close code it understands, not a failed
+        handshake it would retry for ever."""
         game_id = ws.path_params["game_id"]
-        try:
-            version, doc, seat = await self._seat(game_id, ws.query_params.get("t"))
-        except ApiError as exc:
-            await ws.close(code=4000 + exc.status, reason=exc.message[:120])
-            return
+        token = ws.query_params.get("t")
         await ws.accept()
+        try:
+            if not origin_allowed(ws.scope["headers"], self.settings.origins):
+                raise ApiError(403, "conexión desde otro sitio web rechazada")
+            version, doc, seat = await self._seat(game_id, token)
+        except ApiError as exc:
+            await ws.close(code=4000 + exc.status, reason=_reason(exc.message))
+            return
         self.hub.join(game_id, ws, seat)
         try:
             view = await run_in_threadpool(self.games.render, game_id, version, doc)
             await ws.send_json({"type": "state", "state": view(seat)})
             while True:
-                text = await ws.receive_text()
-                if text != "ping":  # the page's keep-alive
-                    await self._socket_action(ws, game_id, ws.query_params.get("t"), text)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text == "ping":  # the page's keep-alive
+                    continue
+                await ws.send_json(await self._socket_action(game_id, token, text))
         except WebSocketDisconnect:
             pass
         finally:
             self.hub.leave(game_id, ws)
 
-    async def _socket_action(self, ws: WebSocket, game_id: str, token: str | None,
-                             text: str) -> None:
+    async def _socket_action(self, game_id: str, token: str | None, text: str | None) -> dict:
         """An action sent over the WebSocket (as the HTTP body, without the token): the new
-        state reaches every client; the sender also gets ``done`` (or ``error``)."""
+        state reaches every client; the sender also gets ``done`` or ``error`` — a bad frame
+        is answered, never a reason to drop the socket."""
         start = time.perf_counter()
         try:
-            body = json.loads(text)
+            if text is None:
+                raise ApiError(400, "se esperaba un mensaje de texto JSON, no datos binarios")
+            body = parse_json(text, "el mensaje")
             if not isinstance(body, dict):
                 raise ApiError(400, "se esperaba un objeto JSON")
             changed = await self._act(game_id, {**body, "t": token})
-        except ValueError:
-            reply = {"type": "error", "status": 400, "article": None,
-                     "error": "el mensaje no es JSON válido"}
         except ApiError as exc:
-            reply = {"type": "error", "status": exc.status, "error": exc.message,
-                     "article": exc.article}
-        else:
-            reply = {"type": "done", "version": changed.version,
-                     "server_ms": round((time.perf_counter() - start) * 1000, 2)}
-        await ws.send_json(reply)
+            return {"type": "error", "status": exc.status, "error": exc.message,
+                    "article": exc.article}
+        except AtrilError as exc:
+            return {"type": "error", "status": 400, "error": str(exc),
+                    "article": getattr(exc, "article", None)}
+        except Exception:
+            log.exception("error interno en una acción de %s", game_id)
+            return {"type": "error", "status": 500, "article": None,
+                    "error": "error interno del servidor; recarga la página"}
+        return {"type": "done", "version": changed.version,
+                "server_ms": round((time.perf_counter() - start) * 1000, 2)}
 
     # -- helpers ------------------------------------------------------------------------------
     async def _seat(self, game_id: str, token: str | None) -> tuple[int, dict, Any]:
@@ -247,11 +304,12 @@ class _Api:
 
     def _after(self, game_id: str) -> None:
         """Let the computer act, in the background, if it is its turn."""
-        task = asyncio.create_task(self._computer(game_id))
+        task = asyncio.create_task(self.computer(game_id))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _computer(self, game_id: str) -> None:
+    async def computer(self, game_id: str) -> None:
+        """The computer's steps while it is to act (accept or challenge, then move)."""
         conflicts = 0
         while conflicts < 5:
             try:
@@ -271,10 +329,13 @@ class _Api:
 
 
 async def _json(request: Request) -> Any:
-    try:
-        return json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "el cuerpo de la petición no es JSON válido") from None
+    require_type(request, "application/json")
+    return parse_json(await read_body(request, MAX_JSON_BYTES))
+
+
+def _reason(message: str) -> str:
+    """A WebSocket close reason: at most 123 bytes of UTF-8."""
+    return message.encode()[:120].decode(errors="ignore")
 
 
 def _error(status: int, message: str, article: str | None = None) -> JSONResponse:
@@ -299,4 +360,5 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     log.exception("error interno en %s", request.url.path)
-    return _error(500, "error interno del servidor; la partida no ha cambiado")
+    return _error(500, "error interno del servidor; recarga la página para ver el estado de la "
+                       "partida")

@@ -1,9 +1,18 @@
-"""Games on the server: creating them, seat tokens, and every action, checked and stored.
+"""Games on the server: creating them, seats and invitations, and every action, checked and
+stored.
 
 A stored document is ``{"meta": {...}, "game": Game.to_dict()}``. ``meta`` holds the mode
-(``computer``, ``remote``, ``local``), the SHA-256 of each seat's secret token, the computer's
-seat and level, and the clock settings of a game whose clock waits for the invited player.
-Each action runs inside ``Store.update``: read, check, apply, write, in one transaction.
+(``computer``, ``remote``, ``local``), the SHA-256 of each seat's secret token, the SHA-256 of
+the invitation code of a remote game and whether it was used, the computer's seat and level,
+the clock settings of a game whose clock waits for the invited player, and the stretches of
+server downtime that no clock counted. Each action runs inside ``Store.update``: read, check,
+apply, write, in one transaction.
+
+Who may do what: a seat's token acts for that seat and sees its rack; the invitation code is
+exchanged once for the invitee's token; anyone else (no token) is a spectator who sees the
+board, the scores and the planilla. The bag is seeded here from ``secrets``; the seed leaves
+the server only once the game is over (a client-chosen seed is accepted only when the operator
+started the server with test seeds switched on).
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -27,41 +37,56 @@ from . import computer
 from .lexicons import Lexicons
 from .requests import (COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action,
                        player_names)
-from .store import Conflict, NotFound, Store
-from .views import BOTH, seat_view, shared_view
+from .store import Conflict, Index, NotFound, Store
+from .views import BOTH, invite_open, seat_view, shared_view
 
 ACTIONS = ("play", "exchange", "pass", "accept", "challenge")
 CACHED_GAMES = 2000
+#: seconds a process has to make the computer's move before another may try (the computer's
+#: turn is also ``due`` at once after a restart).
+COMPUTER_LEASE = 60.0
+#: a clock deadline is looked at this long after it passes (the clock must be over by then).
+DEADLINE_SLACK = 0.05
+
+Seat = int | str | None  # 0, 1, BOTH (one device), None (a spectator)
 
 
 @dataclass
 class Changed:
-    """What an action left: the new version, the stored document and the game."""
+    """What an action left: the new version, the stored document and the game; ``refusal``
+    is the error to answer after storing (the game ended on time as the player acted)."""
 
     version: int
     doc: dict
     game: Game
+    refusal: ApiError | None = None
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _new_secret() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits
+
+
 class Games:
     """The game service of one server process (games cached by version, so an action does not
-    replay the whole game from its record)."""
+    replay the whole game from its record). ``test_seeds`` lets clients choose the bag's seed:
+    for tests only, never on a server people play on."""
 
-    def __init__(self, store: Store, lexicons: Lexicons):
+    def __init__(self, store: Store, lexicons: Lexicons, *, test_seeds: bool = False):
         self.store = store
         self.lexicons = lexicons
+        self.test_seeds = test_seeds
         #: game id → [version, game, the shared part of its view or None], most recent last.
         self._cache: OrderedDict[str, list] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------------
-    def create(self, options: dict) -> tuple[str, dict[str, str]]:
-        """A new game from the lobby's options; returns its id and the seats' tokens
-        (``{"0": token, "1": token}``, or ``{"both": token}`` on one device)."""
+    def create(self, options: dict) -> tuple[str, str, str | None]:
+        """A new game from the lobby's options: its id, the creator's token (both seats' on one
+        device) and, for a game against a person, the invitation code for the other seat."""
         if not isinstance(options, dict):
             raise ApiError(400, "se esperaba un objeto JSON con las opciones de la partida")
         for key in ("mode", "level", "challenge", "ruleset", "lexicon"):
@@ -83,26 +108,63 @@ class Games:
             raise ApiError(400, str(exc)) from None
         clock = clock_settings(options)
         names = player_names(options, mode)
-        seed = options.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            raise ApiError(400, "la semilla debe ser un número entero")
-        game = Game(names, ruleset=ruleset, seed=seed, first=None, challenge=challenge,
-                    lexicon=lexicon, can_play=players.can_play(lexicon),
+        game = Game(names, ruleset=ruleset, seed=self._seed(options), first=None,
+                    challenge=challenge, lexicon=lexicon, can_play=players.can_play(lexicon),
                     clock=Clock(**clock) if clock and mode != REMOTE else None)
-        if mode == LOCAL:
-            tokens = {BOTH: secrets.token_urlsafe(18)}
-        else:
-            tokens = {"0": secrets.token_urlsafe(18), "1": secrets.token_urlsafe(18)}
+        token = _new_secret()
+        invite = _new_secret() if mode == REMOTE else None
         meta: dict[str, Any] = {
-            "mode": mode, "tokens": {seat: _hash(tok) for seat, tok in tokens.items()},
+            "mode": mode, "tokens": {BOTH if mode == LOCAL else "0": _hash(token)},
+            "invite": None if invite is None else {"hash": _hash(invite), "used": False},
             "computer": {"seat": 1, "level": level} if mode == COMPUTER else None,
             "clock_waiting": clock if mode == REMOTE else None,
+            "downtime": [],
         }
-        if mode == COMPUTER:
-            tokens.pop("1")
         game_id = uuid.uuid4().hex[:12]
-        self.store.create(game_id, {"meta": meta, "game": game.to_dict()})
-        return game_id, tokens
+        doc = {"meta": meta, "game": game.to_dict()}
+        self.store.create(game_id, doc, index(doc, game))
+        return game_id, token, invite
+
+    def _seed(self, options: dict) -> int:
+        """The bag's seed: the server's secret; a client's only under test seeds (art. 7: the
+        tiles are drawn at random, and nobody may know the draws in advance)."""
+        seed = options.get("seed")
+        if seed is None:
+            return secrets.randbits(63)
+        if not self.test_seeds:
+            raise ApiError(400, "la bolsa la baraja el servidor: no se admite «seed» (solo en "
+                                "un servidor de pruebas, atril serve --test-seeds)", "7")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ApiError(400, "la semilla debe ser un número entero")
+        return seed
+
+    def claim(self, game_id: str, code: object) -> str:
+        """The invitee's page exchanges the invitation code for the second seat's token, once;
+        the clocks that waited for them start now."""
+        if not isinstance(code, str) or not code:
+            raise ApiError(400, "falta la invitación: {\"invite\": \"…\"}")
+        token = _new_secret()
+
+        def change(doc: dict, version: int) -> Game:
+            meta = doc["meta"]
+            invite = meta.get("invite")
+            if invite is None or not hmac.compare_digest(_hash(code), invite["hash"]):
+                raise ApiError(403, "esta invitación no es de esta partida")
+            if invite["used"]:
+                raise ApiError(409, "esta invitación ya se ha usado")
+            invite["used"] = True
+            meta["tokens"]["1"] = _hash(token)
+            game = self._take(game_id, version, doc)
+            waiting = meta.get("clock_waiting")
+            if waiting:
+                game.clock = Clock(**waiting)
+                game.clock.start(game.player_to_move)
+                meta["clock_waiting"] = None
+                doc["game"] = game.to_dict()
+            return game
+
+        self._update(game_id, None, change)
+        return token
 
     # -- reading --------------------------------------------------------------------------------
     def game(self, game_id: str, version: int, doc: dict) -> Game:
@@ -130,7 +192,7 @@ class Games:
         return entry
 
     def render(self, game_id: str, version: int, doc: dict, *, full: bool = False
-               ) -> Callable[[int | str | None], dict]:
+               ) -> Callable[[Seat], dict]:
         """A function from a seat to its view of this version (the common part built once)."""
         entry = self._entry(game_id, version, doc)
         if entry[2] is None:
@@ -145,14 +207,13 @@ class Games:
             self._cache.pop(game_id, None)
         return game
 
-    def _keep(self, game_id: str, changed: Changed) -> Changed:
-        self._put(game_id, changed.version, changed.game)
-        return changed
-
     @staticmethod
-    def seat(doc: dict, token: object) -> int | str:
-        """The seat a token speaks for (0, 1 or ``BOTH``); 403 for any other token."""
-        if isinstance(token, str) and token:
+    def seat(doc: dict, token: object) -> Seat:
+        """The seat a token speaks for (0, 1 or ``BOTH``); None (a spectator) without a token;
+        403 for a token of no seat."""
+        if token is None or token == "":
+            return None
+        if isinstance(token, str):
             digest = _hash(token)
             for seat, stored in doc["meta"]["tokens"].items():
                 if hmac.compare_digest(digest, stored):
@@ -162,7 +223,9 @@ class Games:
 
     # -- acting ---------------------------------------------------------------------------------
     def act(self, game_id: str, body: object) -> Changed:
-        """Check and make one player action; the request body is the client's JSON."""
+        """Check and make one player action; the request body is the client's JSON. If the
+        player's time had already run out (art. 35, 45.5) the ending is stored and the answer
+        is that refusal (``Changed.refusal``)."""
         if not isinstance(body, dict):
             raise ApiError(400, "se esperaba un objeto JSON")
         action = body.get("action")
@@ -171,12 +234,22 @@ class Games:
         expected = body.get("version")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
             raise ApiError(400, "«version» debe ser un número entero")
+        refusal: list[ApiError] = []
 
         def change(doc: dict, version: int) -> Game:
             seat = self.seat(doc, body.get("t"))
-            if doc["meta"].get("clock_waiting"):
+            if seat is None:
+                raise ApiError(403, "quien mira la partida no puede jugar: falta la clave del "
+                                    "asiento")
+            if invite_open(doc["meta"]):
                 raise ApiError(409, "la partida empieza cuando el rival abra su enlace")
             game = self.game(game_id, version, doc)
+            if not game.is_over() and _time_is_up(game):
+                game = self._take(game_id, version, doc)
+                game.check_time()
+                doc["game"] = game.to_dict()
+                refusal.append(_over(game))
+                return game
             _check_turn(game, doc, seat)
             move = parse_action(game, action, body)  # before touching the game
             game = self._take(game_id, version, doc)
@@ -187,23 +260,22 @@ class Games:
             doc["game"] = game.to_dict()
             return game
 
-        return self._update(game_id, expected, change)
+        changed = self._update(game_id, expected, change)
+        changed.refusal = refusal[0] if refusal else None
+        return changed
 
-    def join(self, game_id: str, seat: int | str) -> Changed | None:
-        """The invited player opened their link: start the clocks that waited for them."""
+    def expire(self, game_id: str) -> Changed | None:
+        """End the game if its time is up (art. 35 overtime loss, art. 45.5), asked by nobody:
+        the server's own clock watch. None when the game goes on."""
         def change(doc: dict, version: int) -> Game | None:
-            waiting = doc["meta"].get("clock_waiting")
-            if not waiting:
+            game = self.game(game_id, version, doc)
+            if game.is_over() or not _time_is_up(game):
                 return None
             game = self._take(game_id, version, doc)
-            game.clock = Clock(**waiting)
-            game.clock.start(game.player_to_move)
-            doc["meta"]["clock_waiting"] = None
+            game.check_time()
             doc["game"] = game.to_dict()
             return game
 
-        if seat != 1:
-            return None
         return self._update(game_id, None, change, optional=True)
 
     def computer_turn(self, game_id: str) -> Changed | None:
@@ -235,14 +307,49 @@ class Games:
 
         return self._update(game_id, version, change)
 
-    def _update(self, game_id: str, expected: int | None, change, optional: bool = False):
+    def refresh_due(self, game_id: str) -> None:
+        """Write the game's ``due`` moment again from its current state (after a wake-up that
+        changed nothing)."""
+        try:
+            version, doc = self.store.load(game_id)
+        except NotFound:
+            return
+        self.store.set_due(game_id, version, index(doc, self.game(game_id, version, doc)).due)
+
+    def credit_downtime(self, began: float, ended: float) -> list[tuple[str, Changed]]:
+        """The server was down from ``began`` to ``ended``: no clock counts that time (it is
+        recorded in the game and shown on the planilla)."""
+        out = []
+        for game_id in self.store.unfinished():
+            def change(doc: dict, version: int) -> Game | None:
+                game = self.game(game_id, version, doc)
+                if game.clock is None or game.is_over():
+                    return None
+                game = self._take(game_id, version, doc)
+                game.clock.credit(ended - began)
+                doc["game"] = game.to_dict()
+                doc["meta"].setdefault("downtime", []).append([began, ended])
+                return game
+
+            try:
+                changed = self._update(game_id, None, change, optional=True)
+            except ApiError:
+                continue  # a game that cannot be read is left as it is
+            if changed is not None:
+                out.append((game_id, changed))
+        return out
+
+    def _update(self, game_id: str, expected: int | None, change,
+                optional: bool = False) -> Any:
         result: dict[str, Game | None] = {}
 
-        def run(doc: dict, version: int) -> None:
+        def run(doc: dict, version: int) -> tuple[None, Index]:
             game = change(doc, version)
             if game is None and optional:
                 raise _Nothing
+            assert game is not None
             result["game"] = game
+            return None, index(doc, game)
 
         try:
             version, doc, _ = self.store.update(game_id, expected, run)
@@ -259,18 +366,64 @@ class Games:
             raise
         game = result["game"]
         assert game is not None
-        return self._keep(game_id, Changed(version, doc, game))
+        self._put(game_id, version, game)
+        return Changed(version, doc, game)
 
 
 class _Nothing(Exception):
     """Nothing to change: roll back quietly."""
 
 
+# -- what the server must watch ----------------------------------------------------------------
+def index(doc: dict, game: Game) -> Index:
+    """The columns stored beside a game: finished, its lexicon, and when the server must look at
+    it unasked — at once if the computer is to act, else at the next clock deadline."""
+    return Index(game.is_over(), _due(doc, game), doc["game"]["lexicon"])
+
+
+def _due(doc: dict, game: Game) -> float | None:
+    if game.is_over():
+        return None
+    now = time.time()
+    bot = doc["meta"]["computer"]
+    if bot is not None and game.player_to_move == bot["seat"]:
+        return now + COMPUTER_LEASE
+    clock = game.clock
+    if clock is None:
+        return None
+    moments = []
+    limit = game.ruleset.overtime_limit
+    if limit is not None and clock.minutes is not None and clock.running is not None:
+        left = clock.remaining(clock.running)
+        assert left is not None
+        moments.append(now + left + limit * 60)  # art. 35 (FILE 2024): the loss on time
+    if clock.game_minutes is not None and not clock.game_time_up():
+        moments.append(now + clock.game_minutes * 60 - clock.game_elapsed())  # art. 45.5
+    return min(moments) + DEADLINE_SLACK if moments else None
+
+
+def _time_is_up(game: Game) -> bool:
+    """Whether ``check_time`` would end the game now (without changing it)."""
+    clock = game.clock
+    if clock is None:
+        return False
+    limit = game.ruleset.overtime_limit
+    if limit is not None and clock.running is not None \
+            and clock.overtime_seconds(clock.running) > limit * 60:
+        return True
+    return game.pending is None and clock.game_time_up() and game.player_to_move == game.first
+
+
+def _over(game: Game) -> ApiError:
+    result = game.result
+    assert result is not None
+    return ApiError(409, f"la partida ha terminado: {result.text}", result.article)
+
+
 # -- turns ------------------------------------------------------------------------------------
 def _check_turn(game: Game, doc: dict, seat: int | str) -> None:
     if game.is_over():
-        result = game.result
-        raise ApiError(409, f"la partida ha terminado: {result.text}", result.article)
+        raise _over(game)
     bot = doc["meta"]["computer"]
     to_move = game.player_to_move
     if seat != BOTH and seat != to_move or (bot is not None and bot["seat"] == to_move):

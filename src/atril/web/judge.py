@@ -13,7 +13,6 @@ The optional judgment log (JSON lines, for the tournament director) is the file 
 
 from __future__ import annotations
 
-import json
 import os
 from importlib import resources
 
@@ -26,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import AtrilError, LexiconError
 from ..judge import JudgmentLog, judge, split_words
 from ..lexicon import BUNDLED, DEFAULT, Lexicon
+from .requests import MAX_JSON_BYTES, parse_json, read_body, require_type
 
 STATIC = resources.files("atril.web") / "static" / "juez"
 _logs: dict[str, JudgmentLog] = {}
@@ -63,11 +63,8 @@ async def page(request: Request) -> Response:
 
 
 async def api_judge(request: Request) -> Response:
-    try:
-        body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        return JSONResponse({"error": "el cuerpo de la petición no es JSON válido",
-                             "article": None}, status_code=400)
+    require_type(request, "application/json")
+    body = parse_json(await read_body(request, MAX_JSON_BYTES))
     words = body.get("palabras") if isinstance(body, dict) else None
     if isinstance(words, str):
         words = split_words(words)

@@ -1,45 +1,58 @@
 """The word lists games use: the bundled ones by id, and lists people upload.
 
 An uploaded list is stored in the database (so every server process can read it) under an id
-made from its contents, ``U-`` and twelve hex digits; each process compiles it once.
+made from its contents, ``U-`` and twelve hex digits. Compiling a list is the one thing a
+client can make expensive (a graph grows with the square of word lengths), so it runs in a
+child process with a time limit and a memory limit, never holding the server's interpreter.
+Each process keeps the uploaded lexicons it compiled in a small LRU; the database forgets lists
+that no stored game uses (``Store.expire``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import threading
+from collections import OrderedDict
+from typing import Any
 
 from ..errors import LexiconError
+from ..kwg import Kwg
 from ..lexicon import BUNDLED, Lexicon
+from .requests import ApiError
 from .store import Store
 
 MAX_UPLOAD_BYTES = 16 * 1024 * 1024
+COMPILE_SECONDS = 20.0
+COMPILE_WAIT = 10.0  # seconds an upload waits for another one's compile before giving up
+COMPILE_MEMORY = 2 * 1024 ** 3  # bytes of address space for the compiling child
+KEPT_UPLOADS = 4  # compiled uploaded lexicons one process keeps in memory
 
 
 class Lexicons:
     """Lexicons by id for one server process."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, *, kept: int = KEPT_UPLOADS,
+                 compile_seconds: float = COMPILE_SECONDS):
         self.store = store
-        self._loaded: dict[str, Lexicon] = {}
+        self.kept = kept
+        self.compile_seconds = compile_seconds
+        self._uploaded: OrderedDict[str, Lexicon] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, lex_id: str) -> Lexicon:
         """The lexicon ``lex_id`` (``ES09`` or an uploaded ``U-…``); LexiconError if unknown."""
-        with self._lock:
-            if lex_id in self._loaded:
-                return self._loaded[lex_id]
         if lex_id.upper() in BUNDLED:
-            lexicon = Lexicon.load(lex_id.upper())
-        else:
-            row = self.store.get_lexicon(lex_id)
-            if row is None:
-                raise LexiconError(f"no hay ningún léxico «{lex_id}»")
-            name, words = row
-            lexicon = Lexicon.from_words(words.splitlines(), id=lex_id, name=name)
+            return Lexicon.load(lex_id.upper())  # loaded once per process by the library
         with self._lock:
-            self._loaded[lex_id] = lexicon
-        return lexicon
+            if lex_id in self._uploaded:
+                self._uploaded.move_to_end(lex_id)
+                return self._uploaded[lex_id]
+        row = self.store.get_lexicon(lex_id)
+        if row is None:
+            raise LexiconError(f"no hay ningún léxico «{lex_id}»")
+        name, words = row
+        return self._keep(compile_words(words, lex_id, name, self.compile_seconds))
 
     def upload(self, name: str, raw: bytes) -> Lexicon:
         """Read an uploaded word list (UTF-8 or Latin-1, one word a line) and keep it."""
@@ -51,12 +64,90 @@ class Lexicons:
             text = raw.decode("latin-1")
         lex_id = "U-" + hashlib.sha256(text.encode()).hexdigest()[:12]
         name = (name or "lista propia").strip()[:60] or "lista propia"
-        lexicon = Lexicon.from_words(text.splitlines(), id=lex_id, name=name)
+        lexicon = compile_words(text, lex_id, name, self.compile_seconds)
         self.store.put_lexicon(lex_id, name, text)
+        return self._keep(lexicon)
+
+    def _keep(self, lexicon: Lexicon) -> Lexicon:
         with self._lock:
-            self._loaded[lex_id] = lexicon
+            self._uploaded[lexicon.id] = lexicon
+            self._uploaded.move_to_end(lexicon.id)
+            while len(self._uploaded) > self.kept:
+                self._uploaded.popitem(last=False)
         return lexicon
 
     @staticmethod
     def bundled() -> list[dict]:
         return [{"id": lex_id, "name": name} for lex_id, (_, name) in BUNDLED.items()]
+
+
+# -- compiling in a child process -----------------------------------------------------------
+_CONTEXT: Any = None
+_CONTEXT_LOCK = threading.Lock()
+_COMPILING = threading.BoundedSemaphore(1)  # one compile at a time: it takes a whole core
+
+
+def _context() -> Any:
+    """A fork server with atril loaded: a compile starts in milliseconds, from a clean
+    process (never a fork of the threaded server)."""
+    global _CONTEXT
+    with _CONTEXT_LOCK:
+        if _CONTEXT is None:
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["atril.lexicon"])
+            _CONTEXT = ctx
+        return _CONTEXT
+
+
+def compile_words(text: str, lex_id: str, name: str, seconds: float = COMPILE_SECONDS
+                  ) -> Lexicon:
+    """Compile a word list in a child process; LexiconError if it is not a list, or takes more
+    than ``seconds`` or ``COMPILE_MEMORY`` bytes."""
+    if not _COMPILING.acquire(timeout=COMPILE_WAIT):
+        raise ApiError(503, "el servidor está compilando otra lista: vuelve a intentarlo en "
+                            "unos segundos")
+    try:
+        return _compile(text, lex_id, name, seconds)
+    finally:
+        _COMPILING.release()
+
+
+def _compile(text: str, lex_id: str, name: str, seconds: float) -> Lexicon:
+    ctx = _context()
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_compile_child, args=(send, text, lex_id, name), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(seconds):
+            raise LexiconError(f"la lista «{name}» tarda demasiado en compilarse (más de "
+                               f"{seconds:g} s): súbela más pequeña o con palabras más cortas")
+        try:
+            outcome = receive.recv()
+        except EOFError:  # the child died: the memory limit, or a crash
+            raise LexiconError(f"no se pudo compilar la lista «{name}» (¿necesita más de "
+                               "2 GB?): súbela más pequeña") from None
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+    if outcome[0] == "error":
+        raise LexiconError(outcome[1])
+    _, nodes, count, report = outcome
+    return Lexicon(lex_id, name, Kwg.from_bytes(nodes, check=False), count, report)
+
+
+def _compile_child(send: Any, text: str, lex_id: str, name: str) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (COMPILE_MEMORY, COMPILE_MEMORY))
+    try:
+        lexicon = Lexicon.from_words(text.splitlines(), id=lex_id, name=name)
+        outcome: tuple = ("ok", lexicon.kwg.to_bytes(), lexicon.word_count, lexicon.report)
+    except LexiconError as exc:
+        outcome = ("error", str(exc))
+    except MemoryError:
+        outcome = ("error", f"la lista «{name}» necesita demasiada memoria para compilarse")
+    send.send(outcome)
+    send.close()

@@ -1,10 +1,18 @@
-"""Reading what clients send: lobby options, actions, tiles placed on squares.
+"""Reading what clients send: request bodies, lobby options, actions, tiles placed on squares.
 
 Everything malformed becomes an ``ApiError`` with a 4xx status and a Spanish message; a move
-that breaks a rule names its article.
+that breaks a rule names its article. Bodies are read with a size cap while they arrive, JSON is
+refused when nested too deep or when it holds text that is not Unicode (a lone surrogate), and
+names are normalised (NFC) with control, invisible and direction-changing characters refused.
 """
 
 from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+from starlette.requests import Request
 
 from .. import tiles as T
 from ..board import NUM_SQUARES, SIZE, parse_square
@@ -16,12 +24,120 @@ from ..move import THROUGH, Move
 COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
 
 
+#: the largest JSON body (an action, the lobby's options) and its deepest nesting.
+MAX_JSON_BYTES = 32 * 1024
+MAX_JSON_DEPTH = 16
+MAX_NAME = 30
+#: Unicode categories refused in names: controls (a newline would write lines into a GCG),
+#: format characters (zero-width, bidi overrides), surrogates, private use, line separators.
+_BAD_NAME_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
 class ApiError(Exception):
     """A refused request: HTTP status, Spanish message, and the article when a rule says no."""
 
     def __init__(self, status: int, message: str, article: str | None = None):
         super().__init__(message)
         self.status, self.message, self.article = status, message, article
+
+
+async def read_body(request: Request, limit: int, what: str = "el cuerpo de la petición"
+                    ) -> bytes:
+    """The body, refused with 413 as soon as it grows past ``limit`` bytes (a declared
+    ``Content-Length`` is not trusted, only checked early)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, f"{what} es demasiado grande (máximo {_size(limit)})")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"{what} es demasiado grande (máximo {_size(limit)})")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
+
+
+def require_type(request: Request, media_type: str) -> None:
+    """State-changing requests carry a type a cross-site form cannot send without asking
+    first (CORS preflight), so another site cannot make a visitor's browser act here."""
+    given = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if given != media_type:
+        raise ApiError(415, f"esta petición debe enviarse como {media_type}")
+
+
+def parse_json(raw: bytes | str, what: str = "el cuerpo de la petición") -> Any:
+    """JSON from a client: UTF-8, at most ``MAX_JSON_DEPTH`` levels, every text valid Unicode."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(400, f"{what} no es UTF-8 válido") from None
+    if len(raw) > MAX_JSON_BYTES:
+        raise ApiError(413, f"{what} es demasiado grande (máximo {_size(MAX_JSON_BYTES)})")
+    if _depth(raw) > MAX_JSON_DEPTH:
+        raise ApiError(400, f"el JSON anida más de {MAX_JSON_DEPTH} niveles")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise ApiError(400, f"{what} no es JSON válido") from None
+    _check_text(value)
+    return value
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (checked before parsing, so a body of
+    100,000 ``[`` costs a scan, not a recursion error)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_text(value: Any) -> None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ApiError(400, "el texto tiene caracteres que no son Unicode válido "
+                                "(un sustituto suelto, como \\ud800)") from None
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key)
+            _check_text(item)
+
+
+def clean_name(name: str, what: str = "el nombre") -> str:
+    """A name as people see it: NFC, trimmed, at most ``MAX_NAME`` characters, and nothing
+    invisible or that changes lines or writing direction."""
+    name = unicodedata.normalize("NFC", name).strip()
+    for ch in name:
+        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
+            raise ApiError(400, f"{what} tiene un carácter no permitido (U+{ord(ch):04X}): "
+                                "sin saltos de línea, controles ni caracteres invisibles")
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"{what} es demasiado largo (máximo {MAX_NAME} caracteres)")
+    return name
 
 
 
@@ -125,7 +241,7 @@ def player_names(options: dict, mode: str) -> list[str]:
     if not isinstance(names, list) or len(names) > 2 or not all(isinstance(n, str) for n in names):
         raise ApiError(400, "«names» es una lista de hasta dos nombres")
     default = ["Jugador 1", "Ordenador" if mode == COMPUTER else "Jugador 2"]
-    out = [(n.strip()[:30] or d) for n, d in zip(names + [""] * 2, default)]
+    out = [(clean_name(n) or d) for n, d in zip(names + [""] * 2, default)]
     if mode == COMPUTER:
         out[1] = "Ordenador"
     if out[0] == out[1]:
@@ -142,8 +258,13 @@ def clock_settings(options: dict) -> dict | None:
     mode = options.get("clock_mode", MODES[0])
     if mode not in MODES:
         raise ApiError(400, f"tiempo «{mode}» desconocido: «corrido» o «no corrido»", "34")
+    game_minutes = options.get("game_minutes", 0)
+    if not isinstance(game_minutes, (int, float)) or isinstance(game_minutes, bool) \
+            or not 0 <= game_minutes <= 600:
+        raise ApiError(400, "el tiempo de la partida va de 0 a 600 minutos", "30")
     timer = bool(options.get("timer", False))
-    if not minutes and not timer:
+    if not minutes and not timer and not game_minutes:
         return None
     return {"minutes": minutes or None, "mode": mode,
-            "turn_seconds": TURN_TIMER_SECONDS if timer else None}
+            "turn_seconds": TURN_TIMER_SECONDS if timer else None,
+            "game_minutes": game_minutes or None}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from .. import tiles as T
+from ..bag import unseen
 from ..board import PREMIUM_NAME
 from ..game import PLAY, VERDICTS, Game, Turn
 from ..move import THROUGH
@@ -51,7 +52,9 @@ def shared_view(game_id: str, version: int, doc: dict, game: Game) -> dict:
         "verdict": _verdict(game),
         "sheet": [{"number": r.number, "player": r.player, "name": r.name, "text": r.text,
                    "points": r.points, "totals": list(r.totals)} for r in sheet.rows],
-        "waiting_for_rival": bool(meta.get("clock_waiting")),
+        "waiting_for_rival": invite_open(meta),
+        "downtime": [{"from": a, "to": b, "seconds": round(b - a)}
+                     for a, b in meta.get("downtime", ())],
         "challenge": game.challenge_mode,
         "ruleset": game.ruleset.name,
         "lexicon": doc["game"]["lexicon"],
@@ -70,7 +73,7 @@ def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
     to_move = game.player_to_move
     me = to_move if seat == BOTH else seat
     pending = game.pending
-    can_act = (not game.is_over() and me == to_move and not meta.get("clock_waiting")
+    can_act = (not game.is_over() and me == to_move and not shared["waiting_for_rival"]
                and not (bot is not None and bot["seat"] == to_move))
     view = dict(shared)
     view.update({
@@ -97,9 +100,8 @@ def _pending(game: Game, me: int | None) -> dict:
 
 
 def _unseen(game: Game, me: int | None) -> dict[str, int]:
-    if me is None:
-        return {}
-    counts = game.unseen(me)
+    """The tiles ``me`` has not seen; for a spectator, every tile not on the board."""
+    counts = unseen(game.board, ()) if me is None else game.unseen(me)
     return {T.tile_to_human(code): n for code, n in enumerate(counts) if n > 0}
 
 
@@ -146,4 +148,11 @@ def _result(game: Game) -> dict:
     data = result.to_dict()
     data["winner_name"] = None if result.winner is None else game.players[result.winner]
     data["players"] = list(game.players)
+    data["seed"] = str(game.seed)  # published once the game is over, so its draws can be checked
     return data
+
+
+def invite_open(meta: dict) -> bool:
+    """A game against a person whose invitation nobody has used yet: it has not started."""
+    invite = meta.get("invite")
+    return invite is not None and not invite["used"]

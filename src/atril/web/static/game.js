@@ -1,14 +1,19 @@
 // The game page: draws the server's view of this seat, lets the player place tiles (drag, click,
 // or typing), and sends actions. The server checks everything; this page only proposes.
+// The seat's token comes from the address (?t=), from this browser's memory, or from claiming
+// an invitation (?invitacion=); without one the page is a spectator's view. On one device the
+// rack stays covered until the person to move says they hold the device.
 "use strict";
 
 const ROWS = "ABCDEFGHIJKLMNO";
 const LETTERS = ["A", "B", "C", "CH", "D", "E", "F", "G", "H", "I", "J", "L", "LL", "M", "N", "Ñ",
   "O", "P", "Q", "R", "RR", "S", "T", "U", "V", "X", "Y", "Z"];
 const GAME_ID = location.pathname.split("/").pop();
-const TOKEN = new URLSearchParams(location.search).get("t") || "";
+const TOKEN_KEY = `atril-token-${GAME_ID}`;
+const JSON_TYPE = { "Content-Type": "application/json" };
 const $ = (id) => document.getElementById(id);
 
+let token = "";            // the seat's token ("" = a spectator)
 let state = null;          // the server's view
 let layout = null;         // the premium map and tile values (sent once, with the first view)
 let received = 0;          // performance.now() when it arrived (clocks count from there)
@@ -19,6 +24,7 @@ let cursor = null;         // {sq, across} for typing
 let typed = [];            // squares filled by typing, for Backspace
 let seenVerdict = null;
 let busy = false;
+let holder = null;         // one device: the player who said they hold it (null: nobody yet)
 
 // -- talking to the server -------------------------------------------------------------------
 async function send(action, extra = {}) {
@@ -26,8 +32,8 @@ async function send(action, extra = {}) {
   busy = true;
   try {
     const response = await fetch(`/api/partidas/${GAME_ID}/accion`, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ t: TOKEN, version: state.version, action, ...extra }) });
+      method: "POST", headers: JSON_TYPE,
+      body: JSON.stringify({ t: token, version: state.version, action, ...extra }) });
     const data = await response.json();
     if (!response.ok) {
       toast(data.error + (data.article && !data.error.includes("art.") ? ` (art. ${data.article})` : ""));
@@ -44,16 +50,70 @@ async function send(action, extra = {}) {
   }
 }
 
+function withToken(path) {
+  return token ? `${path}?t=${encodeURIComponent(token)}` : path;
+}
+
+async function answer(response) {
+  return response.json().catch(() => ({ error: response.statusText }));
+}
+
+// The seat's token: the address's, else this browser's, else the one an invitation gives.
+async function seatToken() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("t")) return params.get("t");
+  const kept = localStorage.getItem(TOKEN_KEY) || "";
+  const invite = params.get("invitacion");
+  if (invite === null) return kept;
+  const seat = kept || await claim(invite);
+  if (seat) history.replaceState(null, "", `/partida/${GAME_ID}?t=${encodeURIComponent(seat)}`);
+  return seat;
+}
+
+// An invitation is good once: its token, or "" and a notice (then the page only watches).
+async function claim(invite) {
+  try {
+    const response = await fetch(`/api/partidas/${GAME_ID}/unirse`, {
+      method: "POST", headers: JSON_TYPE, body: JSON.stringify({ invite }) });
+    const data = await answer(response);
+    if (response.ok) { localStorage.setItem(TOKEN_KEY, data.token); return data.token; }
+    if (response.status === 409) notice(t("invite_used"), "invite_used");
+    else notice(data.error);
+  } catch (err) {
+    notice(t("offline"));
+  }
+  return "";
+}
+
+async function getState() {
+  const response = await fetch(withToken(`/api/partidas/${GAME_ID}`));
+  return { status: response.status, data: await answer(response) };
+}
+
 async function refresh() {
-  const response = await fetch(`/api/partidas/${GAME_ID}?t=${encodeURIComponent(TOKEN)}`);
-  const data = await response.json();
-  if (!response.ok) { $("status").textContent = data.error; return; }
+  const { status, data } = await getState();
+  if (status !== 200) { $("status").textContent = data.error; return; }
   setState(data);
+}
+
+// The first view; a token the server refuses leaves its message and a spectator's view.
+async function load() {
+  let { status, data } = await getState();
+  if (status === 403 && token) {
+    notice(data.error);
+    if (localStorage.getItem(TOKEN_KEY) === token) localStorage.removeItem(TOKEN_KEY);
+    token = "";
+    ({ status, data } = await getState());
+  }
+  if (status !== 200) { notice(data.error); return false; }
+  if (data.seat !== null) localStorage.setItem(TOKEN_KEY, token);
+  setState(data);
+  return true;
 }
 
 function connect(delay = 500) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/partidas/${GAME_ID}?t=${encodeURIComponent(TOKEN)}`);
+  const ws = new WebSocket(`${proto}://${location.host}${withToken(`/ws/partidas/${GAME_ID}`)}`);
   let ping = null;
   ws.onopen = () => { delay = 500; ping = setInterval(() => ws.send("ping"), 25000); };
   ws.onmessage = (event) => {
@@ -62,7 +122,7 @@ function connect(delay = 500) {
   };
   ws.onclose = (event) => {
     clearInterval(ping);
-    if (event.code >= 4400 && event.code < 4500) { $("status").textContent = event.reason; return; }
+    if (event.code >= 4400 && event.code < 4500) { notice(event.reason); return; }  // a bad link
     $("status").textContent = t("reconnecting");
     setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
   };
@@ -71,10 +131,12 @@ function connect(delay = 500) {
 function setState(next) {
   if (next.premiums) layout = { premiums: next.premiums, values: next.values };
   if (state && next.version < state.version) return;
-  const rackChanged = !state || state.rack.join() !== next.rack.join() || state.me !== next.me;
+  const seatChanged = !state || state.me !== next.me;   // on one device: the other player's rack
+  const rackChanged = seatChanged || state.rack.join() !== next.rack.join();
   const boardChanged = !state || state.version !== next.version;
   state = next;
   received = performance.now();
+  if (seatChanged) cursor = null;
   if (rackChanged) { order = next.rack.map((_, i) => i); clearPlacement(); }
   else if (boardChanged) { for (const sq of [...placed.keys()]) if (state.board[sq]) placed.delete(sq); }
   render();
@@ -105,12 +167,46 @@ function buildBoard() {
   for (const r of ROWS) $("coords-side").insertAdjacentHTML("beforeend", `<span>${r}</span>`);
 }
 
+// -- who looks: a player, a spectator, or (one device) someone who has not said who they are --
+function handingOver() {
+  return state.mode === "local" && !state.over && state.to_move !== holder;
+}
+
+function rackShown() {
+  return state.seat !== null && !handingOver();
+}
+
+function canAct() {
+  return state.can.play && !handingOver();
+}
+
+function closeRackDialogs() {
+  for (const id of ["exchange-dialog", "blank-dialog"]) if ($(id).open) $(id).close();
+  $("exchange-picker").innerHTML = "";
+}
+
 function render() {
+  if (!rackShown()) closeRackDialogs();
   renderPlayers();
   renderBoard();
   renderRack();
   renderStatus();
   renderSide();
+  renderSeat();
+}
+
+// The rack and the buttons for a player; a label for a spectator; on one device, until the
+// person to move says who they are, a screen asking to pass it to them.
+function renderSeat() {
+  const handing = handingOver();
+  $("spectator").classList.toggle("hidden", state.seat !== null);
+  $("handoff").classList.toggle("hidden", !handing);
+  if (handing) {
+    const name = state.players[state.to_move].name;
+    $("handoff-text").textContent = t("pass_device").replace("{name}", name);
+    $("handoff-ok").textContent = t("i_am").replace("{name}", name);
+  }
+  for (const id of ["rack", "controls", "hint"]) $(id).classList.toggle("hidden", !rackShown());
   const can = state.can;
   $("play").disabled = !can.play || placed.size === 0;
   $("pass").disabled = !can.play;
@@ -160,6 +256,7 @@ function renderBoard() {
 function renderRack() {
   const rack = $("rack");
   rack.innerHTML = "";
+  if (!rackShown()) return;    // not hidden: absent
   const used = new Set([...placed.values()].map((p) => p.index));
   for (const i of order) {
     const el = tileEl(state.rack[i]);
@@ -178,12 +275,12 @@ function renderStatus() {
   if (state.over) {
     status.textContent = t("game_over");
   } else if (state.waiting_for_rival) {
-    status.textContent = t("waiting_join");
+    status.textContent = t(state.seat === null ? "waiting_join_watch" : "waiting_join");
   } else if (state.thinking) {
     status.textContent = t("thinking");
   } else if (pending && pending.mine && state.mode !== "local") {
     status.textContent = t("waiting_rival");
-  } else if (pending && state.can.accept) {
+  } else if (pending && state.can.accept && !handingOver()) {
     status.textContent = "";
     $("pending-text").textContent = `${state.players[pending.player].name}: ${pending.move} (${pending.score}). ${t("rival_played")}`;
     $("pending").classList.remove("hidden");
@@ -205,7 +302,9 @@ function renderStatus() {
 
 function renderSide() {
   $("bag-count").textContent = state.bag;
-  $("unseen").innerHTML = Object.entries(state.unseen).map(([l, n]) => `<span>${l === "?" ? "?" : l}×${n}</span>`).join("");
+  const covered = handingOver();   // what is unseen minus the bag would give the rack away
+  $("unseen-box").classList.toggle("hidden", covered);
+  $("unseen").innerHTML = covered ? "" : Object.entries(state.unseen).map(([l, n]) => `<span>${l === "?" ? "?" : l}×${n}</span>`).join("");
   const sheet = $("sheet");
   const names = state.players.map((p) => p.name);
   sheet.innerHTML = `<tr><th>#</th><th>${t("move")}</th><th class="num">${t("points")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
@@ -218,7 +317,7 @@ function renderSide() {
   const wrap = sheet.parentElement;
   wrap.scrollTop = wrap.scrollHeight;
   const invite = localStorage.getItem(`atril-invite-${GAME_ID}`);
-  $("invite-card").classList.toggle("hidden", !(invite && state.waiting_for_rival));
+  $("invite-card").classList.toggle("hidden", !(invite && state.waiting_for_rival && state.seat === 0));
   if (invite) { $("invite-link").href = invite; $("invite-link").textContent = invite; }
   const over = state.over;
   $("over").classList.toggle("hidden", !over);
@@ -229,7 +328,7 @@ function renderSide() {
     $("over-text").innerHTML = `<p><b>${t("result")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
       + `<p><b>${t("reason")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
       + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "");
-    $("gcg").href = `/api/partidas/${GAME_ID}/gcg?t=${encodeURIComponent(TOKEN)}`;
+    $("gcg").href = withToken(`/api/partidas/${GAME_ID}/gcg`);
   }
 }
 
@@ -270,7 +369,7 @@ function tick() {
 function clearPlacement() { placed = new Map(); selected = null; typed = []; }
 
 function placeTile(index, sq, asLetter = null) {
-  if (!state.can.play || state.board[sq] || placed.has(sq)) return false;
+  if (!canAct() || state.board[sq] || placed.has(sq)) return false;
   for (const [s, p] of placed) if (p.index === index) placed.delete(s);
   const letter = state.rack[index];
   if (letter === "?") {
@@ -283,7 +382,7 @@ function placeTile(index, sq, asLetter = null) {
 }
 
 function squareClicked(sq) {
-  if (!state.can.play) return;
+  if (!canAct()) return;
   if (selected !== null) {
     placeTile(selected, sq);
     selected = null;
@@ -313,7 +412,7 @@ function advance(sq, across) {
 }
 
 function typeLetter(key) {
-  if (!cursor || !state.can.play) return;
+  if (!cursor || !canAct()) return;
   let letter = key.toUpperCase();
   if (!LETTERS.includes(letter)) return;
   // ch, ll, rr typed one after the other are the digraph tile (art. 11)
@@ -432,7 +531,7 @@ async function doExchange() {
 
 // -- actions -------------------------------------------------------------------------------
 async function playPlaced() {
-  if (!placed.size || !state.can.play) return;
+  if (!placed.size || !canAct()) return;
   const tiles = [...placed.entries()].map(([sq, p]) => [sq, p.letter]);
   if (await send("play", { placed: tiles })) { clearPlacement(); cursor = null; render(); }
 }
@@ -448,7 +547,7 @@ function shuffle() {
 }
 
 async function showAnalysis() {
-  const response = await fetch(`/api/partidas/${GAME_ID}/analisis?t=${encodeURIComponent(TOKEN)}`);
+  const response = await fetch(withToken(`/api/partidas/${GAME_ID}/analisis`));
   const data = await response.json();
   const box = $("analysis");
   box.classList.remove("hidden");
@@ -461,6 +560,14 @@ async function showAnalysis() {
       + `<td>${escapeHtml(turn.played)} (${turn.score})</td><td>${best}</td><td>${missed}</td></tr>`;
   }).join("");
   box.innerHTML = data.turns.length ? `<h3>${t("analysis")}</h3><table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
+}
+
+// A lasting message above the board: the server's, or a string of ours (kept in the language).
+function notice(text, key = null) {
+  const el = $("notice");
+  el.textContent = text;
+  if (key) el.dataset.i18n = key; else delete el.dataset.i18n;
+  el.classList.remove("hidden");
 }
 
 function toast(text) {
@@ -488,8 +595,14 @@ function init() {
   $("accept").addEventListener("click", () => send("accept"));
   $("challenge").addEventListener("click", () => send("challenge"));
   $("show-analysis").addEventListener("click", showAnalysis);
+  $("handoff-ok").addEventListener("click", () => { holder = state.to_move; render(); });
   setInterval(tick, 250);
-  refresh().then(() => connect());
+  start().catch(() => notice(t("offline")));
+}
+
+async function start() {
+  token = await seatToken();
+  if (await load()) connect();
 }
 
 init();

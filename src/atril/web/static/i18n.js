@@ -30,6 +30,11 @@ const STRINGS = {
     copied: "Enlace copiado", new_game: "Nueva partida", no_analysis: "Sin datos de análisis.",
     equity: "valor", score: "puntos", rack: "Atril", draw: "empate", wins: "gana",
     invite_seat: "Enlace para tu rival", offline: "Sin conexión con el servidor",
+    game_clock: "Tiempo total de la partida (minutos, 0 = sin límite)",
+    spectator: "Estás viendo la partida como espectador",
+    invite_used: "esta invitación ya se ha usado",
+    waiting_join_watch: "La partida empieza cuando el segundo jugador abra su invitación…",
+    pass_device: "Pasa el dispositivo a {name}", i_am: "Soy {name}: ver mi atril",
   },
   en: {
     title: "atril — Spanish Scrabble", lobby: "New game", opponent: "Opponent",
@@ -61,6 +66,11 @@ const STRINGS = {
     copied: "Link copied", new_game: "New game", no_analysis: "No analysis data.",
     equity: "equity", score: "score", rack: "Rack", draw: "draw", wins: "wins",
     invite_seat: "Link for your opponent", offline: "No connection to the server",
+    game_clock: "Total game time (minutes, 0 = no limit)",
+    spectator: "You are watching this game as a spectator",
+    invite_used: "this invitation has already been used",
+    waiting_join_watch: "The game starts when the second player opens their invitation…",
+    pass_device: "Pass the device to {name}", i_am: "I am {name}: show my rack",
   },
 };
 

@@ -32,12 +32,14 @@ async function create(event) {
     const file = form.wordlist.files[0];
     if (file) {
       const uploaded = await api(`/api/lexicos?nombre=${encodeURIComponent(file.name)}`, {
-        method: "POST", body: await file.arrayBuffer() });
+        method: "POST", body: await file.arrayBuffer(),
+        headers: { "Content-Type": "application/octet-stream" } });
       lexicon = uploaded.id;
     }
     const options = {
       mode: form.mode.value, level: form.level.value, ruleset: form.ruleset.value,
       minutes: Number(form.minutes.value) || 0, clock_mode: form.clock_mode.value,
+      game_minutes: Number(form.game_minutes.value) || 0,
       timer: form.timer.checked, challenge: form.challenge.value, lexicon,
       names: [form.name0.value, form.name1.value],
     };
