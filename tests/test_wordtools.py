@@ -5,6 +5,7 @@ import json
 import random
 import re
 from collections import Counter
+from functools import partial
 from itertools import combinations
 
 import pytest
@@ -254,6 +255,42 @@ def test_two_and_three_tile_words_on_es09(es09):
     assert [f.rank for f in ranked if len(f.tiles) == 2] == list(range(1, len(two) + 1))
     probs = [f.probability for f in ranked if len(f.tiles) == 3]
     assert probs == sorted(probs, reverse=True)
+
+
+# --- work budgets ---------------------------------------------------------------------------
+
+def test_a_budget_cuts_a_search_short_and_says_so(sample, small):
+    """Cut by nodes or by words, a search keeps what it found: a search that walks forwards
+    (DAWG order), the first words of the whole answer; a backwards pattern, some of them."""
+    rng = random.Random(12)
+    cuts = 0
+    for _ in range(300):
+        kind = rng.choice(["pattern", "anagram", "build", "list"])
+        if kind == "pattern":
+            pat = W.Pattern(tuple(random_items(rng, sample)), "")
+            search = partial(W.pattern_words, small, pat)
+            forwards = not pat.better_backwards()
+        elif kind == "list":
+            search = partial(W.word_list, small, contains=rng.choice(sample)[:rng.randint(0, 2)])
+            forwards = True
+        elif kind == "anagram":
+            search, forwards = partial(W.anagrams, small, random_rack(rng, sample)), True
+        else:  # buildable sorts by length afterwards
+            search = partial(W.buildable, small, random_rack(rng, sample), min_length=1)
+            forwards = False
+        whole = search()
+        budget = W.Budget(rng.randint(1, 3000), rng.randint(1, 60))
+        part = search(budget=budget)
+        assert len(part) <= budget.max_words
+        if not budget.cut:
+            assert part == whole and budget.nodes > 0
+            continue
+        cuts += 1
+        assert len(part) < len(whole) or budget.nodes >= budget.max_nodes
+        assert set(part) <= set(whole)
+        if forwards:
+            assert part == whole[:len(part)]
+    assert cuts > 50
 
 
 # --- probability -----------------------------------------------------------------------------

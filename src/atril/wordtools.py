@@ -23,6 +23,7 @@ bag cannot spell without them (CHOCHO needs two CH). Ranks compare words of the 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Union
@@ -48,6 +49,34 @@ _ALL_LETTERS = frozenset(range(1, T.ALPHABET_SIZE))
 def kwg_of(source: Source) -> Kwg:
     """The word graph of a lexicon (or the graph itself): every search walks it."""
     return source if isinstance(source, Kwg) else source.kwg
+
+
+@dataclass
+class Budget:
+    """A cap on the work of one search, for searches anyone may type (the web's study page).
+
+    ``max_nodes`` graph nodes visited bounds the walk; ``max_words`` words kept bounds what
+    keeping, sorting and ranking them costs afterwards. A search given a budget stops when
+    either runs out and returns what it found so far (for a search that walks forwards, the
+    first words in alphabetical order); without one it runs to the end. One budget per search:
+    the search fills in ``nodes`` and ``cut``.
+    """
+
+    max_nodes: int
+    max_words: int
+    #: graph nodes the search visited (in the sibling lists it walked to the end).
+    nodes: int = 0
+    #: True if the search stopped before the end for lack of budget: there may be more words.
+    cut: bool = False
+
+
+def _caps(budget: Budget | None) -> tuple[int, int]:
+    """The most nodes and words a search may use; no limit without a budget."""
+    return (sys.maxsize, sys.maxsize) if budget is None else (budget.max_nodes, budget.max_words)
+
+
+class _OutOfBudget(Exception):
+    """Stops a walk whose budget ran out."""
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -291,8 +320,10 @@ def _counts(rack: Iterable[int]) -> list[int]:
     return counts
 
 
-def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool) -> list[Found]:
-    """Words spelt with tiles of the rack (all of them if ``exact``), blanks designated.
+def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool, min_length: int = 1,
+                budget: Budget | None = None) -> list[Found]:
+    """Words spelt with tiles of the rack (all of them if ``exact``, else at least
+    ``min_length``), blanks designated, in alphabetical (tile) order.
 
     A real tile is always tried before a blank for the same letter, so each word comes once,
     with its blanks on the last copies of their letters (swapping never loses a word).
@@ -303,9 +334,13 @@ def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool) -> list[Found]:
     total = len(rack)
     found: list[Found] = []
     prefix: list[int] = []
+    max_nodes, max_words = _caps(budget)
+    spent = 0
 
     def walk(arc: int, left: int) -> None:
-        nonlocal blanks
+        nonlocal blanks, spent
+        if spent >= max_nodes:
+            raise _OutOfBudget
         i = arc
         while True:
             node = nodes[i]
@@ -320,7 +355,9 @@ def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool) -> list[Found]:
                 tile = -1
             if tile >= 0:
                 prefix.append(tile)
-                if node & ACCEPTS_BIT and (left == 1 or not exact):
+                if node & ACCEPTS_BIT and (left == 1 if exact else len(prefix) >= min_length):
+                    if len(found) == max_words:
+                        raise _OutOfBudget
                     found.append(Found(tuple(prefix)))
                 child = node & ARC_MASK
                 if child and left > 1:
@@ -331,25 +368,34 @@ def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool) -> list[Found]:
                 else:
                     blanks += 1
             if node & IS_END_BIT:
-                return
+                break
             i += 1
+        spent += i - arc + 1
 
+    cut = False
     if kwg.dawg_root:
-        walk(kwg.dawg_root, total)
+        try:
+            walk(kwg.dawg_root, total)
+        except _OutOfBudget:
+            cut = True
+    if budget is not None:
+        budget.nodes, budget.cut = spent, cut
     return found
 
 
-def anagrams(source: Source, rack: str | tuple[int, ...]) -> list[Found]:
+def anagrams(source: Source, rack: str | tuple[int, ...], *, budget: Budget | None = None
+             ) -> list[Found]:
     """Words that use every tile of the rack, in alphabetical (tile) order."""
     tiles = parse_rack(rack) if isinstance(rack, str) else tuple(rack)
-    return _rack_words(kwg_of(source), tiles, exact=True)
+    return _rack_words(kwg_of(source), tiles, exact=True, budget=budget)
 
 
-def buildable(source: Source, rack: str | tuple[int, ...], *, min_length: int = 2) -> list[Found]:
+def buildable(source: Source, rack: str | tuple[int, ...], *, min_length: int = 2,
+              budget: Budget | None = None) -> list[Found]:
     """Words spelt with some of the rack's tiles, longest first, then alphabetical."""
     tiles = parse_rack(rack) if isinstance(rack, str) else tuple(rack)
-    found = [f for f in _rack_words(kwg_of(source), tiles, exact=False)
-             if len(f.tiles) >= min_length]
+    found = _rack_words(kwg_of(source), tiles, exact=False, min_length=min_length,
+                        budget=budget)
     found.sort(key=lambda f: -len(f.tiles))  # stable: alphabetical within a length
     return found
 
@@ -358,13 +404,14 @@ class _Enough(Exception):
     """Stops a walk once it has found as many words as asked for."""
 
 
-def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None = None
-                  ) -> list[Found]:
+def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None = None,
+                  budget: Budget | None = None) -> list[Found]:
     """Words matching a pattern, in alphabetical order (the first ``limit`` of them, if given).
 
     Walks the DAWG forwards, or the GADDAG's reversed words when the pattern's end is more
     specific; dead (list, NFA state) pairs are remembered, so a leading ``*`` costs one pass
-    over the graph's distinct sibling lists, not over all words.
+    over the graph's distinct sibling lists, not over all words. A backwards walk cut short by
+    its budget has found the words whose reversal comes first, not an alphabetical prefix.
     """
     kwg = kwg_of(source)
     pat = Pattern.parse(pattern) if isinstance(pattern, str) else pattern
@@ -378,8 +425,13 @@ def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None =
     dead: set[tuple[int, int]] = set()
     found: list[bytes] = []  # bytes: quicker to make and to sort than tuples
     prefix: list[int] = []
+    max_nodes, max_words = _caps(budget)
+    spent = 0
 
     def walk(arc: int, states: int) -> bool:
+        nonlocal spent
+        if spent >= max_nodes:
+            raise _OutOfBudget
         row = row_of(states)
         any_found = False
         i = arc
@@ -392,6 +444,8 @@ def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None =
                 if accepted or (child and (child, nxt) not in dead):
                     prefix.append(node >> 24)
                     if accepted:
+                        if len(found) == max_words:
+                            raise _OutOfBudget
                         found.append(bytes(prefix))
                         any_found = True
                         if len(found) == stop_at:
@@ -402,15 +456,21 @@ def pattern_words(source: Source, pattern: str | Pattern, *, limit: int | None =
             if node & IS_END_BIT:
                 break
             i += 1
+        spent += i - arc + 1
         if not any_found:
             dead.add((arc, states))
         return any_found
 
+    cut = False
     if root:
         try:
             walk(root, matcher.start)
         except _Enough:
             pass
+        except _OutOfBudget:
+            cut = True
+    if budget is not None:
+        budget.nodes, budget.cut = spent, cut
     if backwards:
         found = sorted(w[::-1] for w in found)
     return [Found(tuple(w)) for w in found[:limit]]
@@ -450,7 +510,8 @@ def hooks(source: Source, word: str | tuple[int, ...]) -> Hooks:
 
 
 def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILES,
-              contains: str | tuple[int, ...] = ()) -> list[Found]:
+              contains: str | tuple[int, ...] = (), budget: Budget | None = None
+              ) -> list[Found]:
     """Words of a length range holding all the given tiles (as a multiset), alphabetical."""
     kwg = kwg_of(source)
     if isinstance(contains, str):
@@ -469,13 +530,17 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
     depth_matters = min_length > 1 or max_length < MAX_TILES
     dead: set[tuple[int, int, int]] = set()
     need_key = sum(k << (4 * t) for t, k in enumerate(need))  # a digit per tile (k ≤ 15)
+    max_nodes, max_words = _caps(budget)
+    spent = 0
 
     def walk(arc: int) -> bool:
-        nonlocal needed, need_key
+        nonlocal needed, need_key, spent
         depth = len(prefix) + 1
         key = (arc, need_key, depth if depth_matters else 0)
         if key in dead:
             return False
+        if spent >= max_nodes:
+            raise _OutOfBudget
         any_found = False
         i = arc
         while True:
@@ -489,6 +554,8 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
             if depth + needed <= max_length:
                 prefix.append(t)
                 if node & ACCEPTS_BIT and not needed and depth >= min_length:
+                    if len(found) == max_words:
+                        raise _OutOfBudget
                     found.append(Found(tuple(prefix)))
                     any_found = True
                 child = node & ARC_MASK
@@ -502,12 +569,19 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
             if node & IS_END_BIT:
                 break
             i += 1
+        spent += i - arc + 1
         if not any_found:
             dead.add(key)
         return any_found
 
+    cut = False
     if kwg.dawg_root:
-        walk(kwg.dawg_root)
+        try:
+            walk(kwg.dawg_root)
+        except _OutOfBudget:
+            cut = True
+    if budget is not None:
+        budget.nodes, budget.cut = spent, cut
     return found
 
 

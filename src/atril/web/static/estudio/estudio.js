@@ -1,4 +1,5 @@
-// The study page: one form for every search; results come from the JSON endpoints (api/...).
+// The study page: one form for every search; results come from the JSON endpoints (api/...),
+// a page at a time («más resultados» asks for the next one).
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -11,6 +12,9 @@
   };
   const params = new URLSearchParams(location.search);
   if (params.get("lexico")) $("lexico").value = params.get("lexico");
+
+  // the search on screen: its address without «desde», and its groups of words by length
+  let current = null;
 
   function update() {
     const kind = KINDS[$("tipo").value];
@@ -33,28 +37,34 @@
     return span;
   }
 
+  const count = (n) => n.toLocaleString("es-ES");
+
   function showWords(data) {
-    const box = $("resultados");
-    const shown = data.results.length;
-    $("resumen").textContent = data.total === 0 ? "Ninguna palabra." :
-      (data.complete ? `${data.total} palabras` : `Más de ${shown} palabras`) +
-      (shown < data.total ? ` (se muestran ${shown}).` : ".");
-    const groups = new Map();
     for (const item of data.results) {
-      if (!groups.has(item.tiles)) groups.set(item.tiles, []);
-      groups.get(item.tiles).push(item);
+      let group = current.groups.get(item.tiles);
+      if (!group) {
+        const section = document.createElement("section");
+        section.className = "grupo";
+        group = {title: document.createElement("h2"), list: document.createElement("div"), n: 0};
+        group.list.className = "palabras";
+        section.append(group.title, group.list);
+        $("resultados").append(section);
+        current.groups.set(item.tiles, group);
+      }
+      group.list.append(wordSpan(item));
+      group.n += 1;
+      group.title.textContent = `${item.tiles} fichas (${group.n})`;
     }
-    for (const [tiles, items] of groups) {
-      const group = document.createElement("section");
-      group.className = "grupo";
-      const title = document.createElement("h2");
-      title.textContent = `${tiles} fichas (${items.length})`;
-      const list = document.createElement("div");
-      list.className = "palabras";
-      items.forEach((item) => list.append(wordSpan(item)));
-      group.append(title, list);
-      box.append(group);
-    }
+    current.shown += data.results.length;
+    const shown = current.shown;
+    $("resumen").textContent = data.total === 0 ?
+      (data.complete ? "Ninguna palabra." : "Ninguna palabra encontrada.") :
+      `${data.complete ? "" : "Al menos "}${count(data.total)} palabras` +
+      (shown < data.total || !data.complete ? ` (se muestran ${count(shown)}).` : ".");
+    $("nota").textContent = data.note || "";
+    $("nota").classList.toggle("oculto", !data.note);
+    current.next = data.siguiente;
+    $("mas").classList.toggle("oculto", data.siguiente === undefined);
   }
 
   function showHooks(data) {
@@ -71,6 +81,28 @@
     $("resultados").append(table);
   }
 
+  // one page of the current search; false if it failed (the error is on screen)
+  async function fetchPage(start) {
+    const search = current;
+    const query = new URLSearchParams(search.query);
+    if (start) query.set("desde", start);
+    $("error").textContent = "";
+    try {
+      const response = await fetch(`api/${search.type}?${query}`);
+      const data = await response.json();
+      if (search !== current) return true;  // a new search started meanwhile
+      if (!response.ok) {
+        $("error").textContent = data.error || "No se ha podido buscar.";
+        return false;
+      }
+      (search.type === "ganchos" ? showHooks : showWords)(data);
+      return true;
+    } catch (err) {
+      $("error").textContent = "Sin conexión con el servidor.";
+      return false;
+    }
+  }
+
   $("tipo").addEventListener("change", update);
   $("busqueda").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -78,22 +110,20 @@
     const query = new URLSearchParams({lexico: $("lexico").value, orden: $("orden").value});
     query.set(KINDS[type].param, $("texto").value);
     if (type === "lista") query.set("contiene", $("contiene").value);
-    $("error").textContent = "";
+    current = {type, query: query.toString(), groups: new Map(), shown: 0, next: undefined};
     $("resumen").textContent = "Buscando…";
     $("resultados").replaceChildren();
-    try {
-      const response = await fetch(`api/${type}?${query}`);
-      const data = await response.json();
-      if (!response.ok) {
-        $("resumen").textContent = "";
-        $("error").textContent = data.error || "No se ha podido buscar.";
-        return;
-      }
-      (type === "ganchos" ? showHooks : showWords)(data);
-    } catch (err) {
-      $("resumen").textContent = "";
-      $("error").textContent = "Sin conexión con el servidor.";
-    }
+    $("nota").classList.add("oculto");
+    $("mas").classList.add("oculto");
+    if (!await fetchPage(0)) $("resumen").textContent = "";
+  });
+  $("mas").addEventListener("click", async () => {
+    const button = $("mas");
+    button.disabled = true;
+    button.textContent = "Buscando…";
+    await fetchPage(current.next);
+    button.disabled = false;
+    button.textContent = "más resultados";
   });
   update();
 })();
