@@ -9,6 +9,10 @@ waits ``--think`` seconds (a person thinking; 0 = as fast as the server allows),
 play (on the client, not timed) and posts it; the next move waits until the opponent's
 WebSocket has seen the change. Moves go over the WebSocket. Games that end are replaced.
 
+With ``--searches N``, N clients keep a wide study search in flight all the time (the
+pattern ``*`` by probability, the one that cost 36 s of CPU before searches had a budget and a
+worker process), to show that anonymous searches do not slow the games.
+
 Printed: moves per second, the CPU time of the server per move, and p50/p95/max of the move
 latency as the server measures it (checking, storing and broadcasting the move), as the client
 sees the round trip, and until the opponent's WebSocket receives it.
@@ -47,7 +51,7 @@ def free_port() -> int:
 def start_server(db: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "atril", "serve", "--port", str(port),
-                             "--db", db], stdout=subprocess.DEVNULL)
+                             "--db", db, "--no-rate-limit"], stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -90,6 +94,8 @@ class Stats:
         self.live: list[float] = []
         self.errors: list[str] = []
         self.games_done = 0
+        self.searches: list[float] = []
+        self.search_status: dict[int, int] = {}
 
 
 class Seat:
@@ -105,6 +111,8 @@ class Seat:
         async for raw in self.ws:
             message = json.loads(raw)
             if message["type"] == "state":
+                if message["state"]["version"] < self.state.get("version", 0):
+                    continue  # an older state arriving late: the page ignores it too
                 self.state = message["state"]
                 self.changed.set()
             elif self.reply is not None and not self.reply.done():
@@ -126,7 +134,10 @@ async def play_games(http: httpx.AsyncClient, ws_base: str, lexicon: Lexicon, st
     while time.perf_counter() < deadline:
         r = await http.post("/api/partidas", json={"mode": "remote", "lexicon": "ES09"})
         game = r.json()
-        urls = [f"{ws_base}/ws/partidas/{game['id']}?t={game['tokens'][str(s)]}" for s in (0, 1)]
+        code = game["invite"].split("invitacion=")[1]
+        r = await http.post(f"/api/partidas/{game['id']}/unirse", json={"invite": code})
+        tokens = [game["token"], r.json()["token"]]
+        urls = [f"{ws_base}/ws/partidas/{game['id']}?t={tokens[s]}" for s in (0, 1)]
         async with websockets.connect(urls[0], max_size=None, open_timeout=60) as ws0, \
                 websockets.connect(urls[1], max_size=None, open_timeout=60) as ws1:
             seats = [Seat(ws0), Seat(ws1)]
@@ -173,15 +184,26 @@ def percentiles(values: list[float]) -> str:
             f"max {ordered[-1]:7.2f} ms")
 
 
-async def run(base: str, games: int, seconds: float, think: float) -> Stats:
+async def search_loop(http: httpx.AsyncClient, stats: Stats, deadline: float) -> None:
+    """One client asking for the widest study search again and again."""
+    while time.perf_counter() < deadline:
+        start = time.perf_counter()
+        r = await http.get("/estudio/api/patron", params={"patron": "*", "orden": "prob"})
+        stats.searches.append((time.perf_counter() - start) * 1000)
+        stats.search_status[r.status_code] = stats.search_status.get(r.status_code, 0) + 1
+
+
+async def run(base: str, games: int, seconds: float, think: float, searches: int) -> Stats:
     lexicon = Lexicon.load("ES09")
     stats = Stats()
-    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
+    limits = httpx.Limits(max_connections=games + searches + 10,
+                          max_keepalive_connections=games + searches + 10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
         deadline = time.perf_counter() + seconds
         ws_base = base.replace("http://", "ws://")
         await asyncio.gather(*(play_games(http, ws_base, lexicon, stats, deadline, think)
-                               for _ in range(games)))
+                               for _ in range(games)),
+                             *(search_loop(http, stats, deadline) for _ in range(searches)))
     return stats
 
 
@@ -192,6 +214,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0,
                         help="segundos de media que piensa cada jugador (0 = sin pausa)")
     parser.add_argument("--db", help="base de datos del servidor (por defecto, SQLite temporal)")
+    parser.add_argument("--searches", type=int, default=0,
+                        help="búsquedas de estudio amplias siempre en curso (patrón * por "
+                             "probabilidad)")
     parser.add_argument("--url", help="usar un servidor ya en marcha")
     args = parser.parse_args()
     proc = None
@@ -203,7 +228,7 @@ def main() -> None:
             began = time.perf_counter()
             server_cpu = cpu_seconds(proc.pid) if proc else 0.0
             client_cpu = time.process_time()
-            stats = asyncio.run(run(base, args.games, args.seconds, args.think))
+            stats = asyncio.run(run(base, args.games, args.seconds, args.think, args.searches))
             elapsed = time.perf_counter() - began
             server_cpu = cpu_seconds(proc.pid) - server_cpu if proc else 0.0
             client_cpu = time.process_time() - client_cpu
@@ -225,6 +250,10 @@ def main() -> None:
     print(f"  en el servidor:               {percentiles(stats.server)}")
     print(f"  ida y vuelta (WebSocket):     {percentiles(stats.client)}")
     print(f"  hasta el WebSocket del rival: {percentiles(stats.live)}")
+    if args.searches:
+        print(f"  búsquedas de estudio ({args.searches} siempre en curso): "
+              f"{len(stats.searches)} respuestas {stats.search_status}; "
+              f"{percentiles(stats.searches)}")
 
 
 if __name__ == "__main__":

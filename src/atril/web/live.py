@@ -31,6 +31,7 @@ class Hub:
         self.render = render
         self.clients: dict[str, dict[WebSocket, int | None]] = defaultdict(dict)
         self.sent: dict[str, int] = {}  # the last version broadcast per game
+        self._locks: dict[str, asyncio.Lock] = {}
 
     def join(self, game_id: str, ws: WebSocket, seat: int | None) -> None:
         self.clients[game_id][ws] = seat
@@ -42,23 +43,31 @@ class Hub:
             if not clients:
                 del self.clients[game_id]
                 self.sent.pop(game_id, None)
+                self._locks.pop(game_id, None)
 
     async def publish(self, game_id: str, version: int, doc: dict | None = None) -> None:
-        """Send every client of the game its view of ``version`` (once per version)."""
-        clients = self.clients.get(game_id)
-        if not clients or self.sent.get(game_id, 0) >= version:
+        """Send every client of the game its view of ``version`` (once per version). One
+        publication at a time per game: views go out in version order, and a publication that
+        finds its version already sent returns only once it has been (so the sender's
+        ``done`` never overtakes the state it announces)."""
+        if not self.clients.get(game_id):
             return
-        if doc is None:
-            try:
-                version, doc = await run_in_threadpool(self.store.load, game_id)
-            except NotFound:
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            clients = self.clients.get(game_id)
+            if not clients or self.sent.get(game_id, 0) >= version:
                 return
-            if self.sent.get(game_id, 0) >= version:
-                return
-        self.sent[game_id] = version
-        view = await run_in_threadpool(self.render, game_id, version, doc)
-        await asyncio.gather(*(self._send(game_id, ws, view(seat))
-                               for ws, seat in list(clients.items())))
+            if doc is None:
+                try:
+                    version, doc = await run_in_threadpool(self.store.load, game_id)
+                except NotFound:
+                    return
+                if self.sent.get(game_id, 0) >= version:
+                    return
+            view = await run_in_threadpool(self.render, game_id, version, doc)
+            self.sent[game_id] = version
+            await asyncio.gather(*(self._send(game_id, ws, view(seat))
+                                   for ws, seat in list(clients.items())))
 
     async def _send(self, game_id: str, ws: WebSocket, message: dict) -> None:
         try:
