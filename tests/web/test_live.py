@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from atril.web.live import Hub
 from atril.web.store import Index, open_store
@@ -29,6 +30,12 @@ def slow_render(delays: dict[int, float]):
     return render
 
 
+def run_loop(coroutine):
+    """Run on a fresh event loop in its own thread (the browser tests keep one running here)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def store_with_game(tmp_path, versions: int):
     store = open_store(f"sqlite:///{tmp_path / 'a.sqlite3'}")
     store.create("g", {"n": 0}, Index(False, None, None))
@@ -49,7 +56,7 @@ def test_an_echo_of_a_version_waits_until_it_has_gone_out(tmp_path):
         await hub.publish("g", 2, {"n": 2})  # the server's own publication of its change
         return list(client.versions)  # what the client had when the sender would say done
 
-    assert asyncio.run(run()) == [2]
+    assert run_loop(run()) == [2]
     store.close()
 
 
@@ -64,6 +71,6 @@ def test_states_go_out_in_version_order(tmp_path):
         await asyncio.sleep(0.05)
         await asyncio.gather(older, hub.publish("g", 3, {"n": 3}))
 
-    asyncio.run(run())
+    run_loop(run())
     assert client.versions == sorted(client.versions) and client.versions[-1] == 3
     store.close()

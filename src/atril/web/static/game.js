@@ -314,6 +314,14 @@ function renderSide() {
     tr.children[1].textContent = `${row.name}: ${row.text}`;
     sheet.appendChild(tr);
   }
+  for (const down of state.downtime) {  // server outages: written down, not charged to a clock
+    const tr = document.createElement("tr");
+    tr.className = "downtime";
+    tr.innerHTML = `<td></td><td colspan="4"></td>`;
+    tr.children[1].textContent = t("downtime").replace("{from}", clockTime(down.from))
+      .replace("{to}", clockTime(down.to)).replace("{seconds}", down.seconds);
+    sheet.appendChild(tr);
+  }
   const wrap = sheet.parentElement;
   wrap.scrollTop = wrap.scrollHeight;
   const invite = localStorage.getItem(`atril-invite-${GAME_ID}`);
@@ -327,9 +335,14 @@ function renderSide() {
       .map((r) => `${r.name}: ${r.points > 0 ? "+" : ""}${r.points}, ${r.text}`);
     $("over-text").innerHTML = `<p><b>${t("result")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
       + `<p><b>${t("reason")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
-      + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "");
+      + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "")
+      + `<p class="seed">${t("seed")}: <code>${escapeHtml(over.seed)}</code></p>`;
     $("gcg").href = withToken(`/api/partidas/${GAME_ID}/gcg`);
   }
+}
+
+function clockTime(epoch) {
+  return new Date(epoch * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
 }
 
 function escapeHtml(text) {
