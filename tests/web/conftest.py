@@ -7,16 +7,19 @@ Tests needing PostgreSQL or Chromium skip when those are missing, and fail inste
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -126,6 +129,26 @@ class Server:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+@contextlib.contextmanager
+def served(app) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread, for the browser: its base URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "el servidor no arrancó"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 @pytest.fixture

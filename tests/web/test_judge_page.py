@@ -4,17 +4,13 @@ JSON endpoints. The server is ``atril.web.app`` run by uvicorn in a thread."""
 from __future__ import annotations
 
 import json
-import threading
-import time
-
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
 from atril.judge import CORRECT, INVALID
 from atril.web.app import create_app
 
-from conftest import free_port, screenshot
+from conftest import screenshot, served
 
 
 def make_app(tmp_path):
@@ -32,18 +28,8 @@ def api(tmp_path):
 @pytest.fixture
 def live(tmp_path):
     """A real HTTP server for the browser: (base URL, judgment log path)."""
-    app = make_app(tmp_path)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started:
-        assert time.time() < deadline, "el servidor no arrancó"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", tmp_path / "juez.jsonl"
-    server.should_exit = True
-    thread.join(10)
+    with served(make_app(tmp_path)) as base:
+        yield base, tmp_path / "juez.jsonl"
 
 
 # --- JSON endpoints --------------------------------------------------------------------------

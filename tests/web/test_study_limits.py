@@ -11,7 +11,6 @@ import time
 from typing import Callable
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
 from atril import wordtools as W
@@ -19,7 +18,7 @@ from atril.lexicon import Lexicon
 from atril.web import study
 from atril.web.app import create_app
 
-from conftest import free_port, screenshot
+from conftest import screenshot, served
 
 WIDEST = {"patron": "*", "orden": "prob"}  # every word, ranked: 36 s in the audit
 
@@ -192,18 +191,8 @@ def test_other_searches_without_a_budget_are_unchanged(es09):
 @pytest.fixture
 def live(tmp_path):
     """The app served by uvicorn in a thread: its base URL."""
-    app = create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "el servidor no arrancó"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.config.port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}")) as base:
+        yield base
 
 
 def test_the_page_pages_and_shows_the_note(browser, live):
