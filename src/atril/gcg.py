@@ -49,6 +49,7 @@ from .board import Board
 from .errors import AtrilError, InvalidTextError
 from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game, Turn
 from .move import THROUGH, Move, format_rack
+from .referee import Action, Referee
 from .rules import apply_play, check_play
 from .ruleset import Ruleset
 
@@ -358,9 +359,10 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
 
 def _replay(game: Game, events: list[_Event]) -> None:
     end = [e for e in events if e.kind in ("out", "rack", "time")]
+    referee = Referee(game)
     for e in events:
         try:
-            _apply(game, e)
+            _apply(referee, e)
         except GcgError:
             raise
         except AtrilError as exc:
@@ -375,8 +377,10 @@ def _replay(game: Game, events: list[_Event]) -> None:
         raise GcgError(str(exc), end[0].line) from None
 
 
-def _apply(game: Game, e: _Event) -> None:
-    p = e.player
+def _apply(referee: Referee, e: _Event) -> None:
+    """One event of the record, through the referee: a move (which accepts a pending play,
+    art. 38), or the verdict on a challenge the record gives."""
+    game, p = referee.game, e.player
     if e.kind in (PLAY, PASS, EXCHANGE):
         if game.pending is not None and game.pending.player == p:
             raise GcgError("un jugador no juega dos veces seguidas", e.line)
@@ -384,15 +388,12 @@ def _apply(game: Game, e: _Event) -> None:
             raise GcgError(f"le toca a {game.players[game.player_to_move]}", e.line)
         if e.rack is not None and sorted(e.rack) != sorted(game.racks[p]):
             raise GcgError(f"el atril debería ser {format_rack(game.racks[p])}", e.line)
-        if e.kind == PLAY:
-            assert e.move is not None
-            turn = game.play(e.move)
-        elif e.kind == EXCHANGE:
-            turn = game.exchange(e.tiles)
-        else:
-            turn = game.pass_()
-        if e.points != turn.score:
-            raise GcgError(f"la jugada vale {turn.score}, no {e.points}", e.line)
+        move = {PLAY: e.move, PASS: Move.pass_()}.get(e.kind) or Move.exchange(e.tiles)
+        made = [ev.turn for ev in referee.act(Action.of(move)) if ev.turn and ev.kind == e.kind]
+        if not made:  # accepting the play before it ended the game (art. 45.4)
+            raise GcgError("la partida ya había terminado", e.line)
+        if e.points != made[-1].score:
+            raise GcgError(f"la jugada vale {made[-1].score}, no {e.points}", e.line)
     elif e.kind in (WITHDRAWN, "challenge"):
         if game.pending is None or game.pending.player != p:
             raise GcgError("no hay ninguna jugada de este jugador que impugnar", e.line)
@@ -400,7 +401,7 @@ def _apply(game: Game, e: _Event) -> None:
             raise GcgError("en español no hay premio ni castigo por impugnar (art. 39)", e.line)
         if e.kind == WITHDRAWN and e.points != -game.pending.score:
             raise GcgError(f"al retirar la jugada se restan {game.pending.score}", e.line)
-        game.challenge(valid=e.kind == "challenge")
+        referee.act(Action.challenge(verdict=e.kind == "challenge"))
     else:
         return  # end-of-game lines are checked together in _apply_end
     if e.total != game.scores[p]:

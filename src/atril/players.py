@@ -12,7 +12,8 @@ python-chess engine answers ``play(board)``. ``get(name)`` makes one of the buil
     True
 
 ``LEVELS`` holds the names and Spanish descriptions (the web app lists them). ``play_game``
-plays a whole game between two players, challenges and the blocked end (art. 45.1) included.
+plays a whole game between two players through the referee (``atril.referee``), challenges
+and the blocked end (art. 45.1) included.
 
 The computer knows the lexicon: its own plays are always valid, so a challenge against it
 always fails, and it challenges a play only when that play really is invalid (greedy, equity:
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Sequence
 
 from . import movegen
 from . import tiles as T
@@ -32,20 +33,11 @@ from .game import Game
 from .lexicon import Lexicon
 from .board import Board
 from .move import THROUGH, Move
+from .referee import Player, Referee
 from .rules import check_play
 
-__all__ = ["LEVELS", "Level", "Engine", "Player", "get", "is_blocked", "match", "play_game",
+__all__ = ["LEVELS", "Level", "Engine", "Player", "get", "match", "play_game",
            "play_out", "pending_is_valid"]
-
-
-class Player(Protocol):
-    """What a game needs of a computer (or any scripted) player."""
-
-    name: str
-
-    def choose(self, game: Game) -> Move: ...
-
-    def challenges(self, game: Game) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -201,19 +193,6 @@ def pending_is_valid(game: Game, lexicon: Lexicon) -> bool:
     return all(lexicon.is_word(w.tiles) for w in scored.words)
 
 
-def can_play(lexicon: Lexicon) -> Callable[[Board, Sequence[int]], bool]:
-    """The ``can_play`` hook a ``Game`` needs to see that nobody can place a tile (art. 45.1)."""
-    return lambda board, rack: bool(rack) and len(movegen.best(board, rack, lexicon, n=1)) > 0
-
-
-def is_blocked(game: Game, lexicon: Lexicon) -> bool:
-    """The bag is empty and neither rack can be placed anywhere (art. 45.1)."""
-    if len(game.bag) or game.pending is not None:
-        return False
-    placeable = can_play(lexicon)
-    return not any(placeable(game.board, rack) for rack in game.racks)
-
-
 def play_game(players: Sequence[Player], *, seed: int | str, lexicon: Lexicon,
               ruleset: str | None = None,
               on_turn: Callable[[Game], None] | None = None) -> Game:
@@ -226,23 +205,13 @@ def play_game(players: Sequence[Player], *, seed: int | str, lexicon: Lexicon,
 
 def play_out(game: Game, players: Sequence[Player], lexicon: Lexicon,
              on_turn: Callable[[Game], None] | None = None) -> Game:
-    """Play a game to its end, ``players[k]`` in seat k (see ``play_game``)."""
-    while not game.is_over():
-        if game.pending is not None:  # art. 38–40: the opponent accepts or challenges
-            mover = players[game.pending.player]
-            trusted = isinstance(mover, Engine) and mover.lexicon is lexicon  # always valid
-            if not trusted and players[game.player_to_move].challenges(game):
-                game.challenge()
-            else:
-                game.accept()
-        elif is_blocked(game, lexicon):
-            game.declare_blocked()
-        else:
-            game.play(players[game.player_to_move].choose(game))
-            if game.pending is not None:
-                continue
-        if on_turn is not None:
+    """Play a game to its end, ``players[k]`` in seat k (see ``play_game``): the referee's
+    loop with a computer in both seats."""
+    def step(_: list) -> None:
+        if on_turn is not None and game.pending is None:  # a turn is complete
             on_turn(game)
+
+    Referee(game, players, lexicon=lexicon).run(on_step=step)
     return game
 
 

@@ -20,6 +20,7 @@ from .errors import AtrilError
 from .game import VERDICTS, Game
 from .lexicon import Lexicon
 from .move import Move
+from .referee import Action, Event, Referee, can_play
 
 HUMAN = "humano"
 
@@ -127,7 +128,8 @@ class Session:
             names = names or (NAMES[self.lang][2], NAMES[self.lang][3])
         self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
                          clock=None if clock_minutes is None else Clock(clock_minutes),
-                         can_play=P.can_play(lex))
+                         can_play=can_play(lex))
+        self.referee = Referee(self.game, (None, self.computer))
 
     # -- output -------------------------------------------------------------------------------
     def say(self, key: str, **fields) -> None:
@@ -164,9 +166,9 @@ class Session:
         self.say("welcome", ruleset=game.ruleset.title)
         self.say("starts", name=game.players[game.first])
         show = True
-        while not game.is_over():
-            if self.is_computer(game.player_to_move):
-                self.computer_turn()
+        while (expected := self.referee.expects()) is not None:
+            if self.is_computer(expected[0]):
+                self.announce(self.referee.step())
                 show = True
                 continue
             if show:
@@ -217,7 +219,8 @@ class Session:
                 if game.pending is None:
                     self.say("no_pending")
                     return "stay"
-                self.respond(challenge=cmd == "challenge")
+                action = Action.challenge() if cmd == "challenge" else Action.accept()
+                self.announce(self.referee.act(action))
                 return "moved"
             elif self.move(line):
                 return "moved"
@@ -237,49 +240,28 @@ class Session:
             else:
                 self.say("error", error=exc)
             return False
-        game = self.game
-        p = game.player_to_move
-        turn = game.play(move)
-        self.report(turn, p)
-        if game.pending is not None and self.is_computer(game.player_to_move):
-            self.computer_responds()
+        self.announce(self.referee.act(Action.of(move)))
         return True
 
-    def report(self, turn, p: int) -> None:
-        name = self.game.players[p]
-        if turn.kind == "play":
-            self.say("played", name=name, move=turn.notation(), score=turn.score)
-        elif turn.kind == "exchange":
-            self.say("exchanged", name=name, n=len(turn.move.tiles))
-        else:
-            self.say("passed", name=name)
-
-    def respond(self, *, challenge: bool) -> None:
-        """The player to move challenges or accepts the pending play (art. 38–40)."""
+    def announce(self, events: list[Event]) -> None:
+        """Say what happened at the table: moves, a person's acceptance, verdicts (art. 40)."""
         game = self.game
-        mover = game.pending.player
-        if not challenge:
-            game.accept()
-            self.say("accepted")
-            return
-        valid = game.challenge()
-        self.say("challenged", name=game.players[1 - mover], verdict=VERDICTS[valid])
-        if not valid:
-            self.say("withdrawn", name=game.players[mover])
-
-    def computer_responds(self) -> None:
-        if self.computer.challenges(self.game):
-            self.respond(challenge=True)
-        else:
-            self.game.accept()
-
-    def computer_turn(self) -> None:
-        game = self.game
-        if game.pending is not None:  # a person's play waits for the computer (art. 38)
-            self.computer_responds()
-            return
-        turn = game.play(self.computer.choose(game))  # a play waits for the person's answer
-        self.report(turn, 1)
+        for event in events:
+            name = game.players[event.player]
+            turn = event.turn
+            if event.kind == "play":
+                self.say("played", name=name, move=turn.notation(), score=turn.score)
+            elif event.kind == "exchange":
+                self.say("exchanged", name=name, n=len(turn.move.tiles))
+            elif event.kind == "pass":
+                self.say("passed", name=name)
+            elif event.kind == "accept" and not event.implied and not self.is_computer(
+                    event.player):
+                self.say("accepted")
+            elif event.kind == "challenge":
+                self.say("challenged", name=name, verdict=VERDICTS[event.verdict])
+                if not event.verdict:
+                    self.say("withdrawn", name=game.players[turn.player])
 
     def save(self, path: str | Path | None = None) -> None:
         """Write the game as GCG. Until it is over the file holds only what may be known: the

@@ -9,7 +9,6 @@ from __future__ import annotations
 from .. import players
 from ..game import Game
 from ..lexicon import Lexicon
-from ..move import Move
 
 #: level id → name shown in the lobby (Spanish).
 LEVELS: dict[str, str] = {name: f"{lv.title}: {lv.description}"
@@ -17,15 +16,6 @@ LEVELS: dict[str, str] = {name: f"{lv.title}: {lv.description}"
 DEFAULT_LEVEL = "greedy"
 
 
-def _engine(level: str, game: Game, lexicon: Lexicon) -> players.Engine:
+def engine(level: str, game: Game, lexicon: Lexicon) -> players.Engine:
+    """The computer of ``level`` for its next decision in ``game`` (seeded by the game)."""
     return players.get(level, lexicon=lexicon, seed=f"{game.seed}:{len(game.history)}")
-
-
-def choose(level: str, game: Game, lexicon: Lexicon) -> Move:
-    """The computer's move (the game is only read)."""
-    return _engine(level, game, lexicon).choose(game)
-
-
-def challenges(level: str, game: Game, lexicon: Lexicon) -> bool:
-    """Whether the computer challenges the pending play."""
-    return _engine(level, game, lexicon).challenges(game)

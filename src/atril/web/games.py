@@ -30,9 +30,8 @@ from typing import Any, Callable
 from ..clock import Clock
 from ..errors import AtrilError, IllegalMoveError
 from ..game import SINGLE, VOID, Game
-from ..move import Move
+from ..referee import Referee, can_play
 from ..ruleset import Ruleset
-from .. import players
 from . import computer
 from .lexicons import Lexicons
 from .requests import (COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action,
@@ -109,7 +108,7 @@ class Games:
         clock = clock_settings(options)
         names = player_names(options, mode)
         game = Game(names, ruleset=ruleset, seed=self._seed(options), first=None,
-                    challenge=challenge, lexicon=lexicon, can_play=players.can_play(lexicon),
+                    challenge=challenge, lexicon=lexicon, can_play=can_play(lexicon),
                     clock=Clock(**clock) if clock and mode != REMOTE else None)
         token = _new_secret()
         invite = _new_secret() if mode == REMOTE else None
@@ -179,7 +178,7 @@ class Games:
                 return hit
         data = doc["game"]
         lexicon = self.lexicons.get(data["lexicon"])
-        game = Game.from_dict(data, lexicon=lexicon, can_play=players.can_play(lexicon))
+        game = Game.from_dict(data, lexicon=lexicon, can_play=can_play(lexicon))
         return self._put(game_id, version, game)
 
     def _put(self, game_id: str, version: int, game: Game) -> list:
@@ -247,16 +246,19 @@ class Games:
             if not game.is_over() and _time_is_up(game):
                 game = self._take(game_id, version, doc)
                 game.check_time()
-                doc["game"] = game.to_dict()
                 refusal.append(_over(game))
-                return game
-            _check_turn(game, doc, seat)
-            move = parse_action(game, action, body)  # before touching the game
-            game = self._take(game_id, version, doc)
-            if game.pending is not None and move is not None:
-                game.accept()  # acting accepts the pending play (art. 38); it may end the game
-            if not game.is_over():
-                _apply(game, action, move)
+            else:
+                _check_turn(game, doc, seat)
+                act = parse_action(game, action, body)  # before touching the game
+                game = self._take(game_id, version, doc)
+                try:
+                    Referee(game).act(act)
+                except IllegalMoveError as exc:
+                    if not game.is_over():
+                        raise ApiError(422, str(exc), exc.article) from None
+                    refusal.append(_over(game))  # time ran out as the player acted
+                except AtrilError as exc:
+                    raise ApiError(400, str(exc)) from None
             doc["game"] = game.to_dict()
             return game
 
@@ -287,21 +289,14 @@ class Games:
         game = self.game(game_id, version, doc)
         if bot is None or game.is_over() or game.player_to_move != bot["seat"]:
             return None
-        lexicon = self.lexicons.get(doc["game"]["lexicon"])
-        pending = game.pending is not None
-        if pending:
-            challenge = computer.challenges(bot["level"], game, lexicon)
-        else:
-            move = computer.choose(bot["level"], game, lexicon)
+        seats: list = [None, None]
+        seats[bot["seat"]] = computer.engine(bot["level"], game,
+                                             self.lexicons.get(doc["game"]["lexicon"]))
+        act = Referee(game, seats).ask()
 
         def change(doc: dict, version: int) -> Game:
             game = self._take(game_id, version, doc)
-            if not pending:
-                game.play(move)
-            elif challenge:
-                game.challenge()
-            else:
-                game.accept()
+            Referee(game).act(act)
             doc["game"] = game.to_dict()
             return game
 
@@ -428,18 +423,3 @@ def _check_turn(game: Game, doc: dict, seat: int | str) -> None:
     to_move = game.player_to_move
     if seat != BOTH and seat != to_move or (bot is not None and bot["seat"] == to_move):
         raise ApiError(409, f"no es tu turno: le toca a {game.players[to_move]}", "8")
-
-
-def _apply(game: Game, action: str, move: Move | None) -> None:
-    try:
-        if action == "accept":
-            game.accept()
-        elif action == "challenge":
-            game.challenge()
-        else:
-            assert move is not None
-            game.play(move)
-    except IllegalMoveError as exc:
-        raise ApiError(422, str(exc), exc.article) from None
-    except AtrilError as exc:
-        raise ApiError(400, str(exc)) from None

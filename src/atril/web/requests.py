@@ -20,6 +20,7 @@ from ..clock import MODES, TURN_TIMER_SECONDS
 from ..errors import InvalidTextError
 from ..game import Game
 from ..move import THROUGH, Move
+from ..referee import Action
 
 COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
 
@@ -141,11 +142,17 @@ def clean_name(name: str, what: str = "el nombre") -> str:
 
 
 
-def parse_action(game: Game, action: str, body: dict) -> Move | None:
+def parse_action(game: Game, action: str, body: dict) -> Action:
+    """The referee's action for a request: ``accept``, ``challenge``, ``pass``, ``exchange``
+    (``tiles``) or ``play`` (``move`` in notation, or tiles ``placed`` on squares)."""
     if action in ("accept", "challenge"):
         if game.pending is None:
             raise ApiError(409, "no hay ninguna jugada pendiente de aceptar o impugnar", "38")
-        return None
+        return Action.accept() if action == "accept" else Action.challenge()
+    return Action.of(_move(game, action, body))
+
+
+def _move(game: Game, action: str, body: dict) -> Move:
     if action == "pass":
         return Move.pass_()
     try:
