@@ -163,14 +163,14 @@ def test_digraph_needs_its_own_tile(small):
 
 
 def test_rack_reading():
-    assert W.parse_rack("chaRRo?") == (CH, T.code("A"), RR, T.code("O"), T.BLANK)
-    assert W.parse_rack("C,H") == W.parse_rack("[C][H]") == (T.code("C"), T.code("H"))
-    assert W.parse_rack("1 2 3") == W.parse_rack("[CH][LL][RR]") == (CH, LL, RR)
-    assert W.parse_rack("ñandú") == (NY, T.code("A"), T.code("N"), T.code("D"), T.code("U"))
+    assert W.parse_tiles("chaRRo?") == (CH, T.code("A"), RR, T.code("O"), T.BLANK)
+    assert W.parse_tiles("C,H") == W.parse_tiles("[C][H]") == (T.code("C"), T.code("H"))
+    assert W.parse_tiles("1 2 3") == W.parse_tiles("[CH][LL][RR]") == (CH, LL, RR)
+    assert W.parse_tiles("ñandú") == (NY, T.code("A"), T.code("N"), T.code("D"), T.code("U"))
     for bad, message in [("kilo", "10.2"), ("cas@", "art. 3"), ("???", "comodines"), ("", "vacío"),
                          ("[ch", "falta"), ("a]", "sobra"), ("A" * 16, "15"), ("zz", "art. 3")]:
         with pytest.raises(InvalidTextError, match=re.escape(message)):
-            W.parse_rack(bad)
+            W.parse_tiles(bad)
 
 
 def test_two_blank_anagrams_on_es09(es09):

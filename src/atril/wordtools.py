@@ -180,8 +180,9 @@ def _split_brackets(text: str, where: str) -> Iterator[tuple[str, str]]:
             i = end
 
 
-def parse_rack(text: str) -> tuple[int, ...]:
-    """Tiles of a study rack (``?`` = blank); see the module docstring for the syntax."""
+def parse_tiles(text: str) -> tuple[int, ...]:
+    """Tiles typed for a search (``?`` = blank), read like a word: ``CH`` is the digraph tile
+    (a game rack reads CH as two tiles: ``atril.rack.parse_rack``); see the module docstring."""
     where = text
     text = _normalize(text)
     tiles: list[int] = []
@@ -386,14 +387,14 @@ def _rack_words(kwg: Kwg, rack: tuple[int, ...], *, exact: bool, min_length: int
 def anagrams(source: Source, rack: str | tuple[int, ...], *, budget: Budget | None = None
              ) -> list[Found]:
     """Words that use every tile of the rack, in alphabetical (tile) order."""
-    tiles = parse_rack(rack) if isinstance(rack, str) else tuple(rack)
+    tiles = parse_tiles(rack) if isinstance(rack, str) else tuple(rack)
     return _rack_words(kwg_of(source), tiles, exact=True, budget=budget)
 
 
 def buildable(source: Source, rack: str | tuple[int, ...], *, min_length: int = 2,
               budget: Budget | None = None) -> list[Found]:
     """Words spelt with some of the rack's tiles, longest first, then alphabetical."""
-    tiles = parse_rack(rack) if isinstance(rack, str) else tuple(rack)
+    tiles = parse_tiles(rack) if isinstance(rack, str) else tuple(rack)
     found = _rack_words(kwg_of(source), tiles, exact=False, min_length=min_length,
                         budget=budget)
     found.sort(key=lambda f: -len(f.tiles))  # stable: alphabetical within a length

@@ -164,12 +164,12 @@ def _words_job(request: Request, find: Callable[..., list[W.Found]], *, refine: 
 
 
 def _anagram(request: Request) -> Job:
-    rack = W.parse_rack(_text(request, "atril"))
+    rack = W.parse_tiles(_text(request, "atril"))
     return _words_job(request, functools.partial(W.anagrams, rack=rack), refine="el atril")
 
 
 def _build(request: Request) -> Job:
-    rack = W.parse_rack(_text(request, "atril"))
+    rack = W.parse_tiles(_text(request, "atril"))
     low = _int(request, "min", 2, 1, W.MAX_TILES)
     return _words_job(request, functools.partial(W.buildable, rack=rack, min_length=low),
                       refine="el atril o la longitud mínima", longest_first=True)
