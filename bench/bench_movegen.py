@@ -1,4 +1,4 @@
-"""Move generator speed on the BENCH.md positions (full ES09), next to Quackle's figures.
+"""Move generator speed on the docs/BENCH.md positions (full ES09), next to Quackle's figures.
 
     .venv/bin/python bench/bench_movegen.py [--runs 200] [--positions 200]
 
@@ -27,7 +27,7 @@ from atril.cgp import loads
 from atril.lexicon import Lexicon
 from atril.rules import apply_play, check_play
 
-# BENCH.md: CGP, Quackle placements, all-moves ms, best-move ms.
+# docs/BENCH.md: CGP, Quackle placements, all-moves ms, best-move ms.
 POSITIONS = {
     "P1": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRSTN/ 0/0 0", 1376, 0.75, 0.15),
     "P2": ("15/15/15/15/8C6/8A6/6N1[LL]AVE3/5[CH]ICO6/6Ñ8/3PE[rr]O8/15/15/15/15/15 "

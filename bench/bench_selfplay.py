@@ -4,7 +4,7 @@
         [--leaves TABLE.bin.xz] [--skip-speed] [--workers 2]
 
 Speed: static players on one core, every turn a full move generation, next to Quackle's
-static self-play on the same word list (BENCH.md: about 1,700 turns/s). Strength: ``--games``
+static self-play on the same word list (docs/BENCH.md: about 1,700 turns/s). Strength: ``--games``
 paired games (each bag seed twice, seats swapped: each player gets the other's opening rack),
 equity against greedy; the win rate (a draw counts half) with its 95 % Wilson interval.
 """

@@ -1,4 +1,4 @@
-"""CGP positions (FORMATS.md): reading, writing, and rejecting impossible tile counts (art. 3)."""
+"""CGP (docs/FORMATS.md §4): reading, writing, and rejecting impossible tile counts (art. 3)."""
 
 import pytest
 from hypothesis import given, strategies as st

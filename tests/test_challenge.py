@@ -20,7 +20,7 @@ def new_game(lexicon, **kwargs):
                 draws=["CASAEIO", "PERROSL", "BBXD"], **kwargs)
 
 
-def test_a_valid_play_stands_and_the_challenge_costs_nothing(lexicon):  # art. 39, RULES.md §3
+def test_a_valid_play_stands_and_the_challenge_costs_nothing(lexicon):  # art. 39, docs/RULES.md §3
     game = new_game(lexicon)
     game.play("H8 CASA")
     assert game.challenge() is True

@@ -26,7 +26,7 @@ def test_moves_json_sorted_with_placed_and_leave():
     moves = json.loads(result.output)["moves"]
     assert len(moves) == 5
     scores = [m["score"] for m in moves]
-    assert scores == sorted(scores, reverse=True) and scores[0] == 46  # BENCH.md: 46
+    assert scores == sorted(scores, reverse=True) and scores[0] == 46  # docs/BENCH.md, P3: 46
     position = Position(P3)
     for m in moves:
         play = check_play(position.board, Move(m["notation"]))
@@ -36,7 +36,7 @@ def test_moves_json_sorted_with_placed_and_leave():
 
 def test_moves_all_counts_every_placement():
     result = run("moves", "--json", "--all", "--cgp", P3)
-    assert len(json.loads(result.output)["moves"]) == 550  # Quackle's count (BENCH.md)
+    assert len(json.loads(result.output)["moves"]) == 550  # Quackle's count (docs/BENCH.md, P3)
 
 
 def test_moves_file_gives_one_object_per_line(tmp_path):

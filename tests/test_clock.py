@@ -149,7 +149,7 @@ def test_no_overtime_limit_before_2024():  # art. 35 (2009): only points off
     assert not game.is_over()
 
 
-def test_file_2024_more_than_eight_minutes_over_loses():  # FILE 2024, RULES.md §4
+def test_file_2024_more_than_eight_minutes_over_loses():  # FILE 2024, docs/RULES.md §8
     game, t = timed_game(minutes=1, ruleset="FILE2024")
     game.play("H8 CASA")
     game.accept()  # Ana 12, Luis 0; now Luis's clock runs

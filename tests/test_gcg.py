@@ -1,4 +1,4 @@
-"""GCG read/write (FORMATS.md): Macondo-compatible Spanish records, replayed through Game."""
+"""GCG read/write (docs/FORMATS.md): Macondo-compatible Spanish records, replayed through Game."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Move notation (FORMATS.md): Spanish coordinates, blanks, board tiles, exchange, pass."""
+"""Move notation (docs/FORMATS.md §3): Spanish coordinates, blanks, board tiles, exchange, pass."""
 
 import pytest
 from hypothesis import given, strategies as st
@@ -82,7 +82,7 @@ def test_rack_prints_as_code_and_accepts_digit_aliases():
 
 
 def test_gcg_and_machine_words_read_bare_ch_as_two_tiles():
-    # FORMATS.md: in machine text a bare CH is C and H; [CH] is the digraph.
+    # docs/FORMATS.md §2: in machine text a bare CH is C and H; [CH] is the digraph.
     assert Move.parse("8H CHA", gcg=True).tiles == (T.code("C"), T.code("H"), T.code("A"))
     assert Move.parse("8H [CH]A", gcg=True).tiles == (T.code("CH"), T.code("A"))
     move = Move.parse("H8 [CH]A.O", machine=True)

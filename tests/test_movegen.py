@@ -1,5 +1,5 @@
 """The move generator: the C fast path against the brute-force reference on a seeded corpus,
-Quackle's move counts on ES09 (BENCH.md), scores against ``rules.check_play``, bad input."""
+Quackle's move counts on ES09 (docs/BENCH.md), scores against ``rules.check_play``, bad input."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from atril.lexicon import Lexicon
 from atril.move import Move
 from atril.rules import apply_play, check_play
 
-# BENCH.md: position, placements counted by Quackle on ES09, top score.
+# docs/BENCH.md: position, placements counted by Quackle on ES09, top score.
 BENCH = {
     "P1": ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRSTN/ 0/0 0", 1376, 66),
     "P2": ("15/15/15/15/8C6/8A6/6N1[LL]AVE3/5[CH]ICO6/6Ñ8/3PE[rr]O8/15/15/15/15/15 "

@@ -26,7 +26,7 @@ def test_levels_have_spanish_descriptions():
 def test_greedy_plays_the_top_score(lex):
     game = Game(["a", "b"], draws=["AEIRSTN", "CHAOSLE"], lexicon=lex)
     move = players.get("greedy", lexicon=lex).choose(game)
-    assert game.play(move).score == 66  # H2 ARESTIN or an anagram (BENCH.md P1)
+    assert game.play(move).score == 66  # H2 ARESTIN or an anagram (docs/BENCH.md, P1)
 
 
 def test_equity_uses_the_shipped_table(lex):

@@ -1,4 +1,4 @@
-"""Rulesets as data (RULES.md, table of rulesets), checked against the articles."""
+"""Rulesets as data (docs/RULES.md §8), checked against the articles."""
 
 import dataclasses
 

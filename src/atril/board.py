@@ -16,7 +16,7 @@ NUM_SQUARES = SIZE * SIZE
 CENTER = 7 * SIZE + 7  # H8, the star (art. 6, 16)
 ROWS = "ABCDEFGHIJKLMNO"
 
-# The premium map, defined once (RULES.md §1). W/w: triple/double word; L/l: triple/double letter.
+# The premium map, defined once (docs/RULES.md §1). W/w: triple/double word; L/l: triple/double letter.
 _PREMIUM_ROWS = (
     "W..l...W...l..W",
     ".w...L...L...w.",

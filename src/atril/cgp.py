@@ -1,4 +1,4 @@
-"""CGP, the one-line position format of woogles-io/open-protocols (FORMATS.md).
+"""CGP, the one-line position format of woogles-io/open-protocols (docs/FORMATS.md §4).
 
 ``<board> <rack1>/<rack2> <score1>/<score2> <zero turns> [op operands; ...]``
 """

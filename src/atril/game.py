@@ -225,7 +225,7 @@ class Game:
     # -- the start (art. 4, 6) ------------------------------------------------------------------
     def _draw_for_start(self) -> int:
         """Each player draws a tile: closest to A starts, a blank beats all, a tie draws again;
-        the tiles go back to the bag (art. 4, RULES.md §6)."""
+        the tiles go back to the bag (ReDeLetras art. 4, docs/RULES.md §6)."""
         rounds = []
         while True:
             a, b = self._draw(1)[0], self._draw(1)[0]

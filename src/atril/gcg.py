@@ -1,4 +1,4 @@
-"""GCG game records (FORMATS.md: poslfit.com v1.2 + Macondo's extensions), Spanish tiles.
+"""GCG game records (docs/FORMATS.md §5: poslfit.com v1.2 + Macondo's extensions), Spanish tiles.
 
 ``dumps(game)`` writes UTF-8 text Macondo reads: ``[CH]``-style digraphs, ``.`` for tiles
 already on the board, GCG coordinates (number first = across). ``loads(text)`` replays every

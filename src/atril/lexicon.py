@@ -1,6 +1,6 @@
 """Lexicons: the bundled ES09 list, user word lists, the compiled-graph cache, word lookup.
 
-A lexicon is a set of words (tile tuples, RULES.md §7: accents ignored, ñ kept, ch/ll/rr are
+A lexicon is a set of words (tile tuples, docs/RULES.md §7: accents ignored, ñ kept, ch/ll/rr are
 one tile) held in a KWG (``atril.kwg``). Building the graph for 600 000 words takes seconds, so
 the compiled graph is cached on disk, keyed by a hash of the source bytes and a format version;
 a second load, even in a new process, only reads that file. Within a process, loading the same

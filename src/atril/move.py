@@ -82,7 +82,7 @@ class Move:
         already on the board as plain letters, in parentheses ``CA(S)A`` or as ``.``.
         Exchanges: ``cambio AEI`` (also ``-AEI``); racks may use ``[CH]`` or the digits
         ``1 2 3`` for CH, LL, RR. Pass: ``paso`` (also ``-``).
-        With ``machine=True`` the word is machine text (FORMATS.md): a bare ``CH`` is the two
+        With ``machine=True`` the word is machine text (docs/FORMATS.md): a bare ``CH`` is the two
         tiles C and H, ``[CH]`` the digraph. ``gcg=True`` reads a GCG coordinate (``8H`` across)
         and machine text.
         """

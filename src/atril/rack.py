@@ -16,7 +16,7 @@ class Rack(tuple):
     """Up to 7 tiles (``BLANK`` = 0 for a blank), kept in alphabetical tile order.
 
     ``Rack("AEIRS?T")``, ``Rack("1AE")`` (digits 1 2 3 are CH LL RR), ``Rack("[CH]AE")``;
-    a bare ``CH`` is the two tiles C and H (FORMATS.md). Prints as ``Rack('AEIRST?')``.
+    a bare ``CH`` is the two tiles C and H (docs/FORMATS.md §2). Prints as ``Rack('AEIRST?')``.
     """
 
     def __new__(cls, tiles: str | Iterable[int] = ()) -> Rack:
@@ -52,7 +52,7 @@ class Rack(tuple):
 
 def parse_rack(text: str) -> tuple[int, ...]:
     """Tiles of a rack as typed: letters, ``?`` for a blank, ``[CH]`` ``[LL]`` ``[RR]`` or the
-    digits ``1`` ``2`` ``3`` for them (a bare ``CH`` on a rack is C and H: FORMATS.md)."""
+    digits ``1`` ``2`` ``3`` for them (a bare ``CH`` on a rack is C and H: docs/FORMATS.md §2)."""
     text = text.strip().replace(" ", "")
     text = text.replace("1", "[CH]").replace("2", "[LL]").replace("3", "[RR]")
     try:

@@ -1,4 +1,4 @@
-"""The rulesets atril knows, as data (RULES.md, table at the end): one frozen record each.
+"""The rulesets atril knows, as data (docs/RULES.md §8): one frozen record each.
 
 A ruleset says which end-of-game rules apply and how time is penalised; the game reads it and
 holds no ``if year == ...`` of its own (the wolges way). Article numbers are those of each text.
@@ -33,7 +33,7 @@ class Ruleset:
     #: consecutive turns of passes, withdrawn plays or exchanges that end the game, unless the
     #: score is still 0–0 (2009 art. 45.3); ``None`` where the text has no such rule.
     max_scoreless_turns: int | None = 12
-    #: an exchange of n tiles needs at least max(n, this) tiles in the bag (art. 25; FORMATS.md
+    #: an exchange of n tiles needs at least max(n, this) tiles in the bag (art. 25; docs/FORMATS.md
     #: CGP ``etl``: Spanish = 1).
     exchange_min_bag: int = 1
     #: points off per minute, or part of a minute, over the player's clock time (art. 35).
@@ -66,15 +66,15 @@ class Ruleset:
 
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (
-    # 2004 rev. 16.1 (seed 001): art. 40.1 blocked, 40.2 passes (withdrawn = pass), 40.3 out,
+    # FISE 2004 rev. 16.1: art. 40.1 blocked, 40.2 passes (withdrawn = pass), 40.3 out,
     # 40.4 time; no twelve-scoreless-turns rule; art. 32 overtime −10/min, no limit.
     Ruleset("FISE2004", "FISE, Reglamento oficial 2004 (rev. 16.1)", max_scoreless_turns=None),
-    # 2009 v13 (seed 000), the reference: art. 45.1–45.5, art. 35.
+    # FISE 2009 v13, the reference: art. 45.1–45.5, art. 35.
     Ruleset("FISE2009", "FISE, Reglamento 2009 (v13)"),
-    # The 2018 summary (seed 002) names only passes (25.a) and going out (25.b); it is a
+    # The FILE 2018 summary names only passes (25.a) and going out (25.b); it is a
     # summary, so the rules it leaves unsaid are kept as in 2009 (and ReDeLetras art. 37.3,
     # wolges' Spanish config: twelve scoreless turns end the game).
     Ruleset("FILE2018", "FILE, Reglamento 2018"),
-    # 2024: as 2018, and more than 8 minutes over the clock loses the game (RULES.md §4).
+    # 2024: as 2018, and more than 8 minutes over the clock loses the game (docs/RULES.md §8).
     Ruleset("FILE2024", "FILE, Reglamento 2024", overtime_limit=8),
 )}

@@ -1,4 +1,4 @@
-"""The Spanish tile set (RULES.md §1, art. 3, 10, 11) and the text forms of tiles.
+"""The Spanish tile set (docs/RULES.md §1, art. 3, 10, 11) and the text forms of tiles.
 
 A tile is a small int. ``BLANK`` (0) is an undesignated blank on a rack; ``1..28`` are the
 letters in Spanish alphabetical order, digraphs in their place (the order Macondo and wolges
@@ -7,7 +7,7 @@ stands for with ``BLANK_BIT`` set. On a board, ``EMPTY`` (0) marks an empty squa
 
 A word is a tuple of tiles. Text is tokenized greedily: every ``ch``, ``ll``, ``rr`` in a
 *word* is the digraph tile (art. 11); in machine formats a bare ``CH`` is two tiles and the
-digraph is written ``[CH]`` (FORMATS.md).
+digraph is written ``[CH]`` (docs/FORMATS.md §2).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def code(letter: str) -> int:
 
 
 def strip_accents(text: str) -> str:
-    """Drop accents and diaeresis (á→a, ü→u) but keep ñ (RULES.md §7)."""
+    """Drop accents and diaeresis (á→a, ü→u) but keep ñ (docs/RULES.md §7)."""
     out = []
     for ch in text:
         if ch in "ñÑ":
@@ -184,7 +184,7 @@ def _letter(piece: str, text: str, allow_blanks: bool) -> int:
 
 
 def tile_to_machine(tile: int) -> str:
-    """``[CH]``, ``[ch]``, ``A``, ``a``, ``?`` (FORMATS.md, machine formats)."""
+    """``[CH]``, ``[ch]``, ``A``, ``a``, ``?`` (docs/FORMATS.md §2, machine text)."""
     if tile == BLANK:
         return "?"
     letter = TILES[letter_of(tile) - 1].letter
@@ -194,7 +194,7 @@ def tile_to_machine(tile: int) -> str:
 
 
 def tile_to_human(tile: int) -> str:
-    """``CH``, ``ch`` (a blank CH), ``A``, ``a``, ``?`` (FORMATS.md, human display)."""
+    """``CH``, ``ch`` (a blank CH), ``A``, ``a``, ``?`` (docs/FORMATS.md §2, human text)."""
     if tile == BLANK:
         return "?"
     letter = TILES[letter_of(tile) - 1].letter
