@@ -392,8 +392,9 @@ def test_module_examples():
     import doctest
 
     import atril.game
+    import atril.referee
     import atril.ruleset
-    for module in (atril.game, atril.ruleset):
+    for module in (atril.game, atril.referee, atril.ruleset):
         assert doctest.testmod(module).failed == 0
 
 

@@ -139,13 +139,17 @@ class Clock:
     def from_dict(cls, data: dict, *, time_source: TimeSource = time.time) -> Clock:
         clock = cls(data["minutes"], mode=data["mode"], turn_seconds=data["turn_seconds"],
                     game_minutes=data["game_minutes"], time_source=time_source)
-        clock.used = [float(x) for x in data["used"]]
-        clock.running = data["running"]
-        clock._since = data["since"]
-        clock._turn_player = data["turn_player"]
-        clock._turn_used = data["turn_used"]
-        clock.began = data["began"]
+        clock.restore(data)
         return clock
+
+    def restore(self, data: dict) -> None:
+        """Go back to the readings of ``to_dict`` (a refused action is undone this way)."""
+        self.used = [float(x) for x in data["used"]]
+        self.running = data["running"]
+        self._since = data["since"]
+        self._turn_player = data["turn_player"]
+        self._turn_used = data["turn_used"]
+        self.began = data["began"]
 
     def __repr__(self) -> str:
         parts = [f"minutes={self.minutes!r}", f"mode={self.mode!r}"]

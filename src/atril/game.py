@@ -30,7 +30,10 @@ API (``Game``)
   the first n turns), ``replay(turn)`` (make a recorded turn again).
 - ``record_overtime(player, minutes)``: overtime measured on an outside clock (art. 35).
 - storage: ``to_dict()`` / ``Game.from_dict(data, lexicon=..., time_source=...)``: plain JSON
-  values; reading replays every turn, so a stored game is validated again.
+  values; reading replays every turn, so a stored game is validated again (``atril.record``).
+
+The endings and final scores are ``atril.ending``'s; the turn loop front ends drive (who acts,
+accept or challenge) is ``atril.referee``'s.
 
 Challenges: with ``challenge="single"`` (FISE, art. 38–42) a play waits for the opponent; the
 verdict is only "jugada correcta" or "jugada no válida" (art. 40), never which word; an invalid
@@ -59,30 +62,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
+from . import ending, record
 from . import tiles as T
 from .bag import Bag, unseen
-from .board import Board
+from .board import Board, square_name
 from .clock import NO_CORRIDO, Clock, TimeSource
+from .ending import END_REASONS, SCORELESS, WITHDRAWN, Adjustment, Result
 from .errors import AtrilError, IllegalMoveError
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
 from .position import Position
-from .rack import Rack
 from .rules import VERDICTS, ScoredPlay, apply_play, check_play, leave_after
 from .ruleset import Ruleset
 
-WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
+__all__ = ["Game", "Turn", "Result", "Adjustment", "END_REASONS", "PLAY", "EXCHANGE", "PASS",
+           "WITHDRAWN", "SINGLE", "VOID", "VERDICTS", "move_text", "move_from_text"]
+
 SINGLE, VOID = "single", "void"  # challenge modes, named as CGP's ``cr`` op
 CHALLENGE_MODES = (SINGLE, VOID)
-
-#: end reasons: code → (article of the 2009 text, Spanish text).
-END_REASONS: dict[str, tuple[str, str]] = {
-    "out": ("45.4", "un jugador ha colocado todas sus fichas y la bolsa está vacía"),
-    "passes": ("45.2", "ambos jugadores han pasado dos veces seguidas"),
-    "scoreless": ("45.3", "doce turnos seguidos de pases, jugadas no válidas o cambios"),
-    "blocked": ("45.1", "ningún jugador puede colocar fichas"),
-    "time": ("45.5", "se ha acabado el tiempo de la partida"),
-    "overtime": ("35", "un jugador ha superado el límite de tiempo extra"),
-}
 
 
 class WordJudge(Protocol):
@@ -126,14 +122,37 @@ class Turn:
             parts.append(f"({T.tile_to_human(full)})" if new == THROUGH else T.tile_to_human(full))
         return f"{self.move.coordinate()} {''.join(parts).replace(')(', '')}"
 
+    def placed(self) -> tuple[tuple[int, int], ...]:
+        """(square, tile) of every tile the play put on the board (a blank as the letter it
+        stands for, ``BLANK_BIT`` set); nothing for an exchange or a pass."""
+        if not self.move.is_play:
+            return ()
+        return tuple((sq, t) for sq, t in zip(self.move.squares(), self.move.tiles)
+                     if t != THROUGH)
+
     def to_dict(self) -> dict:
-        data = {"player": self.player, "kind": self.kind, "move": move_text(self.move),
-                "rack": format_rack(self.rack), "score": self.score, "drawn": T.to_machine(self.drawn)}
+        """The one JSON shape of a turn: who, ``type`` (play, withdrawn, exchange, pass), the
+        Spanish ``notation``, the ``move`` in machine notation, the ``rack`` before it, the
+        tiles ``placed`` (``[["H8", "[CH]"], …]``, as ``atril moves``), ``score`` (a withdrawn
+        play keeps it), ``points`` (what the turn adds), the tiles ``drawn`` after it, and ``word`` (a play's whole word) and ``challenged`` when they
+        apply. It reads back with ``Turn.from_dict``."""
+        data = {"player": self.player, "type": self.kind, "notation": self.notation(),
+                "move": move_text(self.move), "rack": format_rack(self.rack),
+                "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in self.placed()],
+                "score": self.score, "points": self.points, "drawn": T.to_machine(self.drawn)}
         if self.word:
             data["word"] = T.to_machine(self.word)
         if self.challenged:
             data["challenged"] = True
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Turn:
+        """A turn from ``to_dict`` (also from version-1 records, which said ``kind``)."""
+        return cls(int(data["player"]), data["type"] if "type" in data else data["kind"],
+                   move_from_text(data["move"]), T.tokenize_machine(data["rack"]),
+                   int(data.get("score", 0)), T.tokenize_machine(data.get("word", "")),
+                   T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))
 
     def __repr__(self) -> str:
         extra = f", drawn='{T.to_machine(self.drawn)}'" if self.drawn else ""
@@ -145,36 +164,6 @@ class Turn:
         code = {PLAY: f"+{self.score}", WITHDRAWN: "I", PASS: "P",
                 EXCHANGE: f"C-{len(self.move.tiles)}"}[self.kind]
         return f"{self.notation()} {code}"
-
-
-@dataclass(frozen=True)
-class Adjustment:
-    """A change to a final score (art. 35, 45): ``kind`` is ``rack`` (own rack off), ``out``
-    (the opponent's rack gained, 45.4) or ``time`` (overtime, art. 35)."""
-
-    player: int
-    kind: str
-    points: int
-    tiles: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a game ended: ``reason`` code (see ``END_REASONS``), article, Spanish text, the
-    adjustments in order, final scores and the winner (None = a draw)."""
-
-    reason: str
-    article: str
-    text: str
-    adjustments: tuple[Adjustment, ...]
-    scores: tuple[int, int]
-    winner: int | None
-
-    def to_dict(self) -> dict:
-        return {"reason": self.reason, "article": self.article, "text": self.text,
-                "adjustments": [{"player": a.player, "kind": a.kind, "points": a.points,
-                                 "tiles": T.to_machine(a.tiles)} for a in self.adjustments],
-                "scores": list(self.scores), "winner": self.winner}
 
 
 class Game:
@@ -210,6 +199,12 @@ class Game:
             T.tokenize_machine(d) if isinstance(d, str) else None if d is None else tuple(d)
             for d in (draws or ()))
         self.start_draws: tuple[tuple[int, int], ...] = ()
+        self._deal(first)
+
+    # -- the start (art. 4, 6) ------------------------------------------------------------------
+    def _deal(self, first: int | None) -> None:
+        """Who starts (drawn for when ``first`` is None), then seven tiles each, the starting
+        player first; the starting player's clock runs."""
         if first is None:
             first = self._draw_for_start()
         elif first not in (0, 1):
@@ -219,10 +214,9 @@ class Game:
             self.racks[p] = self._draw(T.RACK_SIZE)
         self.initial_racks = tuple(self.racks)
         self.player_to_move = first
-        if clock is not None:
-            clock.start(first)
+        if self.clock is not None:
+            self.clock.start(first)
 
-    # -- the start (art. 4, 6) ------------------------------------------------------------------
     def _draw_for_start(self) -> int:
         """Each player draws a tile: closest to A starts, a blank beats all, a tie draws again;
         the tiles go back to the bag (ReDeLetras art. 4, docs/RULES.md §6)."""
@@ -269,7 +263,7 @@ class Game:
         ops = {"lex": getattr(self.lexicon, "id", None) or self.ruleset.lexicon, "ld": "spanish"}
         return Position(board=self.board.copy(), racks=(self.racks[p], self.racks[1 - p]),
                         scores=(self.scores[p], self.scores[1 - p]),
-                        zero_turns=_streak(self.history, (PASS, WITHDRAWN, EXCHANGE)), ops=ops)
+                        zero_turns=ending.streak(self.history, SCORELESS), ops=ops)
 
     # -- checks -----------------------------------------------------------------------------------
     def check(self, move: Move | str) -> ScoredPlay | None:
@@ -324,21 +318,27 @@ class Game:
         """An action that is refused leaves the game exactly as it was: acting first accepts
         the pending play, so a refused action must undo that acceptance too — unless the game
         ended on the way (time ran out, art. 35): that ending stands."""
-        # Everything else is immutable or has its own ``copy`` (board, bag, lists, deque).
-        shared = ("lexicon", "can_play", "clock")
-        saved = {k: v.copy() if hasattr(v, "copy") else v
-                 for k, v in vars(self).items() if k not in shared}
-        clock_state = ({k: v.copy() if isinstance(v, list) else v for k, v in vars(self.clock).items()}
-                       if self.clock is not None else None)
+        saved = self._snapshot()
         try:
             yield
         except BaseException:
-            if self.result is not None and saved["result"] is None:
-                raise
-            vars(self).update(saved)
-            if clock_state is not None:
-                vars(self.clock).update(clock_state)
+            if self.result is None or saved[-1] is not None:
+                self._restore(saved)
             raise
+
+    def _snapshot(self) -> tuple:
+        """Everything an action changes, copied (the clock as its stored form)."""
+        return (self.board.copy(), self.bag.copy(), list(self.racks), list(self.scores),
+                list(self.history), self.pending, self._pending_play, self.player_to_move,
+                list(self.overtime), deque(self._forced),
+                None if self.clock is None else self.clock.to_dict(), self.result)
+
+    def _restore(self, saved: tuple) -> None:
+        (self.board, self.bag, self.racks, self.scores, self.history, self.pending,
+         self._pending_play, self.player_to_move, self.overtime, self._forced, clock,
+         self.result) = saved
+        if self.clock is not None and clock is not None:
+            self.clock.restore(clock)
 
     def _settle(self) -> None:
         self._check_open()
@@ -471,25 +471,11 @@ class Game:
 
     # -- the end (art. 45) --------------------------------------------------------------------------
     def _check_end(self) -> None:
-        last = self.history[-1]
-        rules = self.ruleset
-        if last.kind == PLAY and not self.racks[last.player] and not self.bag:
-            self._finish("out")
-            return
-        pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
-        if _streak(self.history, pass_like) >= rules.max_passes:
-            self._finish("passes")
-            return
-        if (rules.max_scoreless_turns is not None and self.scores != [0, 0]
-                and _streak(self.history, (PASS, WITHDRAWN, EXCHANGE))
-                >= rules.max_scoreless_turns):
-            self._finish("scoreless")
-            return
-        if (self.can_play is not None and not self.bag
-                and not any(self.can_play(self.board, r) for r in self.racks)):
-            self._finish("blocked")
-            return
-        self.check_time()
+        reason = ending.after_turn(self)
+        if reason is not None:
+            self.end(reason)
+        else:
+            self.check_time()
 
     def check_time(self) -> None:
         """End the game if time says so: a player beyond the ruleset's overtime limit loses
@@ -508,10 +494,10 @@ class Game:
         if limit is not None:
             for p in (0, 1):
                 if self.clock.overtime_seconds(p) > limit * 60:
-                    self._finish("overtime", loser=p)
+                    self.end("overtime", loser=p)
                     return
         if self.clock.game_time_up() and self.player_to_move == self.first:
-            self._finish("time")
+            self.end("time")
 
     def declare_blocked(self) -> Result:
         """Neither player can place a tile (art. 45.1): the program cannot know without a move
@@ -521,7 +507,7 @@ class Game:
             return self.result
         if self.can_play is not None and any(self.can_play(self.board, r) for r in self.racks):
             raise IllegalMoveError("todavía hay un jugador que puede colocar fichas", "45.1")
-        return self._finish("blocked")
+        return self.end("blocked")
 
     def declare_time_up(self) -> Result:
         """The game's time limit ran out on an outside clock (art. 30, 45.5). If the turns are
@@ -532,7 +518,7 @@ class Game:
         if self.player_to_move != self.first:
             raise IllegalMoveError(
                 f"{self.players[self.player_to_move]} debe jugar para igualar los turnos", "30")
-        return self._finish("time")
+        return self.end("time")
 
     def record_overtime(self, player: int, minutes: int) -> None:
         """Minutes over the clock measured outside the program (a physical clock, a record),
@@ -541,157 +527,43 @@ class Game:
             raise AtrilError("esta partida lleva su propio reloj")
         self.overtime[player] = int(minutes)
         if self.result is not None:
-            self._finish(self.result.reason, loser=self._loser())
+            self.end(self.result.reason, loser=self._loser())
 
     def _loser(self) -> int | None:
         if self.result is None or self.result.reason != "overtime" or self.result.winner is None:
             return None
         return 1 - self.result.winner
 
-    def _overtime_minutes(self, p: int) -> int:
-        if self.clock is not None and self.clock.minutes is not None:
-            return self.clock.overtime_minutes(p)
-        return self.overtime[p]
-
-    def _finish(self, reason: str, *, loser: int | None = None) -> Result:
+    def end(self, reason: str, *, loser: int | None = None) -> Result:
+        """End the game for ``reason`` (an ``END_REASONS`` code; ``loser`` for a loss on
+        time): the clocks stop and the final scores are worked out (``atril.ending``)."""
         if self.clock is not None:
             self.clock.stop()
             if self.clock.minutes is not None:
                 self.overtime = [self.clock.overtime_minutes(p) for p in (0, 1)]
-        adjustments: list[Adjustment] = []
-        out = self.history[-1].player if reason == "out" else 0
-        if reason == "out":
-            other = 1 - out
-            value = Rack(self.racks[other]).value()
-            rack = self.racks[other]
-            adjustments += [Adjustment(other, "rack", -value, rack),
-                            Adjustment(out, "out", value, rack)]
-        elif reason in ("passes", "scoreless", "blocked"):
-            adjustments += [Adjustment(p, "rack", -Rack(self.racks[p]).value(), self.racks[p])
-                            for p in (0, 1) if self.racks[p]]
-        for p in (0, 1):
-            if self.overtime[p]:
-                adjustments.append(Adjustment(
-                    p, "time", -self.ruleset.overtime_penalty * self.overtime[p]))
-        final = list(self.scores)
-        for a in adjustments:
-            final[a.player] += a.points
-        if loser is not None:
-            winner: int | None = 1 - loser
-        elif final[0] == final[1]:
-            winner = None
-        else:
-            winner = 0 if final[0] > final[1] else 1
-        article, text = END_REASONS[reason]
-        if reason == "out":
-            text = f"{self.players[out]} ha colocado todas sus fichas y la bolsa está vacía"
-        elif reason == "overtime":
-            text = (f"{self.players[loser]} ha superado en más de "
-                    f"{self.ruleset.overtime_limit} minutos su tiempo y pierde la partida")
-        self.result = Result(reason, article, text, tuple(adjustments), (final[0], final[1]),
-                             winner)
+        self.result = ending.result(self, reason, loser)
         return self.result
 
-    # -- history --------------------------------------------------------------------------------------
-    def _settings(self) -> dict:
-        return {"players": self.players, "ruleset": self.ruleset, "seed": self.seed,
-                "first": None if self.start_draws else self.first,
-                "challenge": self.challenge_mode, "lexicon": self.lexicon,
-                "can_play": self.can_play}
-
-    def _all_draws(self) -> list[tuple[int, ...]]:
-        """Every bag draw so far, in order: what ``draws=`` needs to replay this game."""
-        out: list[tuple[int, ...]] = []
-        for a, b in self.start_draws:
-            out += [(a,), (b,)]
-        out += [self.initial_racks[self.first], self.initial_racks[1 - self.first]]
-        out += [t.drawn for t in self.history if t.kind in (PLAY, EXCHANGE)]
-        return out
-
+    # -- records (atril.record) -------------------------------------------------------------------
     def position_at(self, turns: int) -> Game:
         """A new game (no clock) rebuilt from the first ``turns`` turns of this one."""
-        if not 0 <= turns <= len(self.history):
-            raise AtrilError(f"la partida tiene {len(self.history)} turnos, no {turns}")
-        game = Game(**self._settings(), draws=self._all_draws())
-        game.overtime = list(self.overtime)
-        for turn in self.history[:turns]:
-            game.replay(turn)
-        game._forced.clear()
-        return game
+        return record.position_at(self, turns)
 
     def replay(self, turn: Turn) -> None:
         """Make a recorded turn again, challenge outcome included."""
-        if turn.player != self.player_to_move:
-            raise AtrilError(f"le toca a {self.players[self.player_to_move]}, no a "
-                             f"{self.players[turn.player]}")
-        if turn.kind == EXCHANGE:
-            self.exchange(turn.move.tiles)
-        elif turn.kind == PASS:
-            self.pass_()
-        else:
-            self.play(turn.move)
-            if self.challenge_mode == SINGLE:
-                if turn.challenged:
-                    self.challenge(valid=turn.kind == PLAY)
-                else:
-                    self.accept()
+        record.replay(self, turn)
 
-    # -- storage --------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The whole game as JSON-able values (a web app's database row)."""
-        return {
-            "format": "atril-game", "version": 1,
-            "players": list(self.players), "ruleset": self.ruleset.name, "seed": self.seed,
-            "first": self.first, "start_draws": [[a, b] for a, b in self.start_draws],
-            "challenge": self.challenge_mode,
-            "lexicon": getattr(self.lexicon, "id", None),
-            "initial_racks": [T.to_machine(r) for r in self.initial_racks],
-            "history": [t.to_dict() for t in self.history],
-            "pending": None if self.pending is None else move_text(self.pending.move),
-            "overtime": list(self.overtime),
-            "clock": None if self.clock is None else self.clock.to_dict(),
-            "bag": self.bag.to_dict(),
-            "scores": list(self.scores),
-            "result": None if self.result is None else self.result.to_dict(),
-        }
+        return record.to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict, *, lexicon: WordJudge | None = None,
                   can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
                   time_source: TimeSource | None = None) -> Game:
         """Rebuild a game from ``to_dict`` by replaying it (so it is checked again)."""
-        try:
-            draws: list[tuple[int, ...]] = []
-            for a, b in data["start_draws"]:
-                draws += [(a,), (b,)]
-            racks = [T.tokenize_machine(r) for r in data["initial_racks"]]
-            first = data["first"]
-            draws += [racks[first], racks[1 - first]]
-            turns = [_turn_from_dict(t) for t in data["history"]]
-            draws += [t.drawn for t in turns if t.kind in (PLAY, EXCHANGE)]
-            game = cls(data["players"], ruleset=data["ruleset"], seed=data["seed"],
-                       first=None if data["start_draws"] else first,
-                       challenge=data["challenge"], lexicon=lexicon, can_play=can_play,
-                       draws=draws)
-            game.overtime = [int(x) for x in data["overtime"]]
-            for turn in turns:
-                game.replay(turn)
-            if data["pending"]:
-                game.play(move_from_text(data["pending"]))
-            if game.bag.tiles() != Bag.from_dict(data["bag"]).tiles():
-                raise AtrilError("la bolsa guardada no coincide con la partida")
-            stored = data["result"]
-            if stored is not None and game.result is None:
-                loser = (1 - stored["winner"]) if stored["reason"] == "overtime" else None
-                game._finish(stored["reason"], loser=loser)
-            if data["clock"] is not None:
-                kwargs = {} if time_source is None else {"time_source": time_source}
-                game.clock = Clock.from_dict(data["clock"], **kwargs)
-            return game
-        except AtrilError:
-            raise
-        except (KeyError, TypeError, IndexError, ValueError) as exc:
-            raise AtrilError(f"partida guardada incompleta o mal formada: {exc!r}") from None
+        return record.from_dict(data, lexicon=lexicon, can_play=can_play,
+                                time_source=time_source)
 
     def __repr__(self) -> str:
         state = (f"fin: {self.result.reason}" if self.result else
@@ -705,7 +577,7 @@ class Game:
         for p in (0, 1):
             mark = "→" if p == self.player_to_move and not self.result else " "
             lines.append(f"{mark} {self.players[p]:<12} {self.scores[p]:>4}  "
-                         f"{T.to_human(sorted(self.racks[p], key=lambda t: (t == 0, t)))}")
+                         f"{T.to_human(sorted(self.racks[p], key=T.blank_last))}")
         lines.append(f"  bolsa: {len(self.bag)}")
         if self.result:
             lines.append(f"  fin de la partida: {self.result.text} (art. {self.result.article})")
@@ -717,15 +589,6 @@ def _as_move(move: Move | str) -> Move:
     return Move.parse(move) if isinstance(move, str) else move
 
 
-def _streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:
-    n = 0
-    for turn in reversed(history):
-        if turn.kind not in kinds:
-            break
-        n += 1
-    return n
-
-
 def move_text(move: Move) -> str:
     """A move as stored: machine notation that reads back exactly (``H8 [CH]A.O``)."""
     return move.notation(machine=True)
@@ -734,10 +597,3 @@ def move_text(move: Move) -> str:
 def move_from_text(text: str) -> Move:
     """Read ``move_text``."""
     return Move.parse(text, machine=True)
-
-
-def _turn_from_dict(data: dict) -> Turn:
-    move = move_from_text(data["move"])
-    return Turn(int(data["player"]), data["kind"], move, T.tokenize_machine(data["rack"]),
-                int(data.get("score", 0)), T.tokenize_machine(data.get("word", "")),
-                T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))

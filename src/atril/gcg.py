@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from . import tiles as T
 from .board import Board
 from .errors import AtrilError, InvalidTextError
-from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game, Turn
+from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
 from .move import THROUGH, Move, format_rack
 from .referee import Action, Referee
 from .rules import apply_play, check_play
@@ -99,7 +99,7 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
         if p not in hidden:
             rack = format_rack(turn.rack)
         else:  # what the table saw: the tiles laid on the board, nothing of a pass or exchange
-            rack = format_rack(_placed(turn)) if turn.kind in (PLAY, WITHDRAWN) else ""
+            rack = format_rack(T.BLANK if T.is_blank(t) else t for _, t in turn.placed()) if turn.kind in (PLAY, WITHDRAWN) else ""
         head = f">{nicks[p]}: {rack}" if rack else f">{nicks[p]}:"
         if turn.kind in (PLAY, WITHDRAWN):
             totals[p] += turn.score
@@ -132,11 +132,6 @@ def _one_line(text: str) -> str:
     """``text`` with control characters and line or paragraph separators as spaces: what
     comes from a person (a name) can never start a line (a forged event or pragma)."""
     return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
-
-
-def _placed(turn: Turn) -> tuple[int, ...]:
-    """The rack tiles a play laid on the board (a blank as ``BLANK``): all the table saw."""
-    return tuple(T.BLANK if T.is_blank(t) else t for t in turn.move.tiles if t != THROUGH)
 
 
 def _nicks(players: tuple[str, ...]) -> list[str]:

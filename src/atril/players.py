@@ -32,7 +32,7 @@ from .errors import AtrilError
 from .game import Game
 from .lexicon import Lexicon
 from .board import Board
-from .move import THROUGH, Move
+from .move import Move
 from .referee import Player, Referee
 from .rules import check_play
 
@@ -185,9 +185,8 @@ def pending_is_valid(game: Game, lexicon: Lexicon) -> bool:
     turn = game.pending
     assert turn is not None
     before = game.board.copy()
-    for sq, t in zip(turn.move.squares(), turn.move.tiles):
-        if t != THROUGH:
-            before[sq] = T.EMPTY
+    for sq, _ in turn.placed():
+        before[sq] = T.EMPTY
     scored = check_play(before, Move.play(turn.move.row, turn.move.col, turn.move.across,
                                           turn.word))
     return all(lexicon.is_word(w.tiles) for w in scored.words)

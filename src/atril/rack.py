@@ -8,10 +8,6 @@ from . import tiles as T
 from .errors import InvalidMoveError, InvalidTextError
 
 
-def _order(t: int) -> tuple[bool, int]:
-    return (t == T.BLANK, t)
-
-
 class Rack(tuple):
     """Up to 7 tiles (``BLANK`` = 0 for a blank), kept in alphabetical tile order.
 
@@ -26,7 +22,7 @@ class Rack(tuple):
         for t in codes:
             if not 0 <= t <= T.NUM_LETTERS:
                 raise InvalidMoveError(f"ficha no válida en el atril: {t!r}")
-        return super().__new__(cls, sorted(codes, key=_order))
+        return super().__new__(cls, sorted(codes, key=T.blank_last))
 
     def counts(self) -> list[int]:
         """How many of each tile code (index 0 = blanks)."""
@@ -66,4 +62,4 @@ def parse_rack(text: str) -> tuple[int, ...]:
 
 def format_rack(tiles: Iterable[int]) -> str:
     """A rack in machine form (``[CH]``, ``?``), in alphabetical tile order, blanks last."""
-    return T.to_machine(sorted(tiles, key=_order))
+    return T.to_machine(sorted(tiles, key=T.blank_last))

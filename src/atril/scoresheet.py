@@ -56,7 +56,7 @@ class Scoresheet:
                 totals[a.player] += a.points
                 what = _ADJUSTMENT_TEXT[a.kind]
                 if a.tiles:
-                    what += ": " + T.to_human(sorted(a.tiles, key=lambda t: (t == T.BLANK, t)))
+                    what += ": " + T.to_human(sorted(a.tiles, key=T.blank_last))
                 rows.append(Row(0, a.player, game.players[a.player], what, a.points,
                                 (totals[0], totals[1])))
             r = game.result

@@ -150,11 +150,11 @@ class Session:
         unseen = game.unseen()
         self.say("bag", n=len(game.bag),
                  unseen=" ".join(f"{T.tile_to_human(t)}×{n}" for t, n in
-                                 sorted(enumerate(unseen), key=lambda x: (x[0] == 0, x[0])) if n))
+                                 sorted(enumerate(unseen), key=lambda x: T.blank_last(x[0])) if n))
         p = game.player_to_move
         self.say("rack", name=game.players[p],
                  rack=" ".join(T.tile_to_human(t) for t in sorted(
-                     game.racks[p], key=lambda t: (t == T.BLANK, t))))
+                     game.racks[p], key=T.blank_last)))
         if game.pending is not None:
             turn = game.pending
             self.say("pending", name=game.players[turn.player], move=turn.notation(),

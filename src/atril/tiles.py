@@ -72,6 +72,11 @@ def is_blank(tile: int) -> bool:
     return tile == BLANK or bool(tile & BLANK_BIT)
 
 
+def blank_last(tile: int) -> tuple[bool, int]:
+    """Sort key of rack tiles: alphabetical tile order, blanks (code 0) last."""
+    return (tile == BLANK, tile)
+
+
 def letter_of(tile: int) -> int:
     """The letter code a tile shows: a designated blank shows its letter."""
     return tile & ~BLANK_BIT

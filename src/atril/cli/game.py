@@ -9,28 +9,21 @@ import click
 from tqdm import tqdm
 
 from .. import players as P
-from .. import tiles as T
-from ..board import square_name
 from ..game import Game
 from ..lexicon import Lexicon
-from ..move import THROUGH
 from ..ruleset import Ruleset
 from . import echo_json, main
 from .core import lexicon_option
 
 
 def game_json(game: Game) -> dict:
-    """One finished game as ``atril selfplay --json`` writes it (``placed`` as ``atril moves``)."""
+    """One finished game as ``atril selfplay --json`` writes it: each turn in the one JSON
+    shape of a turn (``Turn.to_dict``) with the running totals (``cumulative``)."""
     totals = [0, 0]
     turns = []
     for turn in game.history:
         totals[turn.player] += turn.points
-        placed = [[square_name(sq), T.tile_to_machine(t)]
-                  for sq, t in zip(turn.move.squares(), turn.move.tiles)
-                  if turn.move.is_play and t != THROUGH]
-        turns.append({"player": turn.player, "rack": T.to_machine(turn.rack), "type": turn.kind,
-                      "notation": turn.notation(), "placed": placed, "score": turn.score,
-                      "cumulative": list(totals)})
+        turns.append({**turn.to_dict(), "cumulative": list(totals)})
     result = game.result
     adjustments = [0, 0]
     for adj in result.adjustments:

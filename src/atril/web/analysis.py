@@ -12,14 +12,13 @@ from .. import tiles as T
 from ..board import Board
 from ..game import PLAY, Game
 from ..lexicon import Lexicon
-from ..move import THROUGH
 
 TOP = 3
 
 
 def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
-    """One entry per turn: who, rack, the play made and its points, the top plays, and the
-    scrabbles the rack allowed if the play made was not one."""
+    """One entry per turn: its number ``n``, the turn (``Turn.to_dict``), the top plays, and
+    the scrabbles the rack allowed if the play made was not one."""
     board = Board()
     table = leaves.load()
     out = []
@@ -31,7 +30,7 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
         best = [{"move": _text(c), "score": c.score, "equity": round(c.equity, 1)}
                 for c in top]
         scrabbles = []
-        made_bingo = turn.kind == PLAY and len(_new(turn)) == T.RACK_SIZE
+        made_bingo = turn.kind == PLAY and len(turn.placed()) == T.RACK_SIZE
         if not made_bingo:
             for cand in movegen.generate(board, turn.rack, lexicon):
                 if cand.score < 50:
@@ -40,17 +39,11 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
                     scrabbles.append({"move": _text(cand), "score": cand.score})
                     if len(scrabbles) == TOP:
                         break
-        out.append({"n": n + 1, "player": turn.player, "rack": T.to_human(turn.rack),
-                    "played": turn.notation(), "kind": turn.kind, "score": turn.points,
-                    "best": best, "missed_scrabbles": scrabbles})
+        out.append({"n": n + 1, **turn.to_dict(), "best": best, "missed_scrabbles": scrabbles})
         if turn.kind == PLAY:
-            for sq, t in _new(turn):
+            for sq, t in turn.placed():
                 board[sq] = t
     return out
-
-
-def _new(turn) -> list[tuple[int, int]]:
-    return [(sq, t) for sq, t in zip(turn.move.squares(), turn.move.tiles) if t != THROUGH]
 
 
 def _text(cand: movegen.Candidate) -> str:

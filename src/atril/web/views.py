@@ -10,8 +10,7 @@ import time
 from .. import tiles as T
 from ..bag import unseen
 from ..board import PREMIUM_NAME
-from ..game import PLAY, VERDICTS, Game, Turn
-from ..move import THROUGH
+from ..game import PLAY, VERDICTS, Game
 from ..scoresheet import Scoresheet
 
 #: the tile table the page needs: letter → value, in alphabetical tile order.
@@ -50,8 +49,7 @@ def shared_view(game_id: str, version: int, doc: dict, game: Game) -> dict:
         "bag": len(game.bag),
         "last": _last(game),
         "verdict": _verdict(game),
-        "sheet": [{"number": r.number, "player": r.player, "name": r.name, "text": r.text,
-                   "points": r.points, "totals": list(r.totals)} for r in sheet.rows],
+        "sheet": sheet.to_dict()["rows"],
         "waiting_for_rival": invite_open(meta),
         "downtime": [{"from": a, "to": b, "seconds": round(b - a)}
                      for a, b in meta.get("downtime", ())],
@@ -105,17 +103,13 @@ def _unseen(game: Game, me: int | None) -> dict[str, int]:
     return {T.tile_to_human(code): n for code, n in enumerate(counts) if n > 0}
 
 
-def _squares(turn: Turn) -> list[int]:
-    return [sq for sq, t in zip(turn.move.squares(), turn.move.tiles) if t != THROUGH]
-
-
 def _last(game: Game) -> dict | None:
     """The newest play on the board (pending or accepted), to highlight it."""
     if game.pending is not None:
-        return {"squares": _squares(game.pending), "player": game.pending.player}
+        return {"squares": [sq for sq, _ in game.pending.placed()], "player": game.pending.player}
     for turn in reversed(game.history):
         if turn.kind == PLAY:
-            return {"squares": _squares(turn), "player": turn.player}
+            return {"squares": [sq for sq, _ in turn.placed()], "player": turn.player}
     return None
 
 

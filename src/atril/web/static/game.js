@@ -570,7 +570,7 @@ async function showAnalysis() {
       + (b.equity !== b.score ? `; ${t("equity")} ${b.equity}` : "") + ")").join("<br>") || "—";
     const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>");
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
-      + `<td>${escapeHtml(turn.played)} (${turn.score})</td><td>${best}</td><td>${missed}</td></tr>`;
+      + `<td>${escapeHtml(turn.notation)} (${turn.points})</td><td>${best}</td><td>${missed}</td></tr>`;
   }).join("");
   box.innerHTML = data.turns.length ? `<h3>${t("analysis")}</h3><table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
 }

@@ -1,0 +1,138 @@
+"""How a game ends (art. 45; overtime, art. 35): which ending a finished turn brings, and the
+final score each ending gives.
+
+- 45.1 nobody can place a tile (declared, or seen through the game's ``can_play`` hook);
+- 45.2 two passes in a row by each player (a withdrawn play counts as a pass);
+- 45.3 twelve scoreless turns in a row, unless the score is still 0–0;
+- 45.4 a player places all their tiles with the bag empty: they gain the opponent's rack
+  value and the opponent loses it;
+- 45.5 the game's own time is over (after equal turns);
+- FILE 2024: more than 8 minutes over the clock loses the game.
+
+In 45.1–45.3 each player loses the value of their own rack; overtime points (art. 35) come off
+in every ending.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from . import tiles as T
+from .move import EXCHANGE, PASS, PLAY
+from .rack import Rack
+
+if TYPE_CHECKING:
+    from .game import Game, Turn
+
+WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
+
+#: end reasons: code → (article of the 2009 text, Spanish text).
+END_REASONS: dict[str, tuple[str, str]] = {
+    "out": ("45.4", "un jugador ha colocado todas sus fichas y la bolsa está vacía"),
+    "passes": ("45.2", "ambos jugadores han pasado dos veces seguidas"),
+    "scoreless": ("45.3", "doce turnos seguidos de pases, jugadas no válidas o cambios"),
+    "blocked": ("45.1", "ningún jugador puede colocar fichas"),
+    "time": ("45.5", "se ha acabado el tiempo de la partida"),
+    "overtime": ("35", "un jugador ha superado el límite de tiempo extra"),
+}
+#: the turns that score nothing: what 45.3 counts, and a CGP's zero-turn count.
+SCORELESS = (PASS, WITHDRAWN, EXCHANGE)
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A change to a final score (art. 35, 45): ``kind`` is ``rack`` (own rack off), ``out``
+    (the opponent's rack gained, 45.4) or ``time`` (overtime, art. 35)."""
+
+    player: int
+    kind: str
+    points: int
+    tiles: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: ``reason`` code (see ``END_REASONS``), article, Spanish text, the
+    adjustments in order, final scores and the winner (None = a draw)."""
+
+    reason: str
+    article: str
+    text: str
+    adjustments: tuple[Adjustment, ...]
+    scores: tuple[int, int]
+    winner: int | None
+
+    def to_dict(self) -> dict:
+        return {"reason": self.reason, "article": self.article, "text": self.text,
+                "adjustments": [{"player": a.player, "kind": a.kind, "points": a.points,
+                                 "tiles": T.to_machine(a.tiles)} for a in self.adjustments],
+                "scores": list(self.scores), "winner": self.winner}
+
+
+def streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:
+    """How many of the last turns in a row are of these kinds."""
+    n = 0
+    for turn in reversed(history):
+        if turn.kind not in kinds:
+            break
+        n += 1
+    return n
+
+
+def after_turn(game: Game) -> str | None:
+    """The ending the last completed turn brings, if any (time aside: ``Game.check_time``)."""
+    last = game.history[-1]
+    rules = game.ruleset
+    if last.kind == PLAY and not game.racks[last.player] and not game.bag:
+        return "out"
+    pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
+    if streak(game.history, pass_like) >= rules.max_passes:
+        return "passes"
+    if (rules.max_scoreless_turns is not None and game.scores != [0, 0]
+            and streak(game.history, SCORELESS) >= rules.max_scoreless_turns):
+        return "scoreless"
+    if (game.can_play is not None and not game.bag
+            and not any(game.can_play(game.board, r) for r in game.racks)):
+        return "blocked"
+    return None
+
+
+def result(game: Game, reason: str, loser: int | None = None) -> Result:
+    """The final scores of ``game`` ending for ``reason`` (``loser``: who lost on time)."""
+    adjustments = _rack_adjustments(game, reason)
+    for p in (0, 1):
+        if game.overtime[p]:
+            adjustments.append(Adjustment(
+                p, "time", -game.ruleset.overtime_penalty * game.overtime[p]))
+    final = list(game.scores)
+    for a in adjustments:
+        final[a.player] += a.points
+    if loser is not None:
+        winner: int | None = 1 - loser
+    elif final[0] == final[1]:
+        winner = None
+    else:
+        winner = 0 if final[0] > final[1] else 1
+    article, text = END_REASONS[reason]
+    if reason == "out":
+        text = (f"{game.players[game.history[-1].player]} ha colocado todas sus fichas y la "
+                "bolsa está vacía")
+    elif reason == "overtime":
+        assert loser is not None
+        text = (f"{game.players[loser]} ha superado en más de "
+                f"{game.ruleset.overtime_limit} minutos su tiempo y pierde la partida")
+    return Result(reason, article, text, tuple(adjustments), (final[0], final[1]), winner)
+
+
+def _rack_adjustments(game: Game, reason: str) -> list[Adjustment]:
+    """The racks' values: to the one who went out (45.4), or off each player's own score."""
+    if reason == "out":
+        out = game.history[-1].player
+        rack = game.racks[1 - out]
+        value = Rack(rack).value()
+        return [Adjustment(1 - out, "rack", -value, rack), Adjustment(out, "out", value, rack)]
+    if reason in ("passes", "scoreless", "blocked"):
+        return [Adjustment(p, "rack", -Rack(game.racks[p]).value(), game.racks[p])
+                for p in (0, 1) if game.racks[p]]
+    return []
