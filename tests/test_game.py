@@ -8,7 +8,7 @@ from atril import tiles as T
 from atril.bag import Bag, full_set, unseen
 from atril.board import Board
 from atril.errors import AtrilError, IllegalMoveError
-from atril.game import EXCHANGE, PASS, PLAY, Game, move_from_text, move_text
+from atril.game import EXCHANGE, PASS, PLAY, Game, Turn, move_from_text, move_text
 from atril.move import Move
 
 
@@ -385,7 +385,9 @@ def test_turn_repr():
     game = Game(draws=["CASAEIO", "PERROSL", "BBXD"])
     game.play("H8 CASA")
     game.accept()
-    assert repr(game.history[0]) == "<Turn 0 play 'H8 CASA' rack='AACEIOS' score=12, drawn='BBDX'>"
+    turn = game.history[0]
+    assert repr(turn).startswith("Turn.from_dict({'player': 0, 'type': 'play', 'notation': 'H8 CASA'")
+    assert eval(repr(turn), {"Turn": Turn}) == turn
 
 
 def test_module_examples():

@@ -36,7 +36,6 @@ def test_records_are_frozen_and_print_as_code():
 @pytest.mark.parametrize("name", Ruleset.names())
 def test_common_rules(name):
     rs = Ruleset.get(name)
-    assert rs.bingo_bonus == 50          # art. 19
     assert rs.max_passes == 4            # art. 45.2 (2004: 40.2): both pass twice
     assert rs.withdrawn_is_pass          # art. 45.2 (2004: 40.2; 2018: 25.a)
     assert rs.exchange_min_bag == 1      # art. 25: n tiles when the bag holds n

@@ -26,9 +26,13 @@ class Bag:
 
     __slots__ = ("seed", "draws", "_tiles")
 
-    def __init__(self, seed: int | str = 0, tiles: Iterable[int] | None = None, draws: int = 0):
+    def __init__(self, seed: int | str = 0, tiles: Iterable[int] | str | None = None,
+                 draws: int = 0):
+        """A full bag, or these tiles (codes, or machine text as ``repr`` writes them)."""
         self.seed = seed
         self.draws = draws
+        if isinstance(tiles, str):
+            tiles = T.tokenize_machine(tiles)
         self._tiles = sorted(full_set() if tiles is None else tiles)
 
     def __len__(self) -> int:
@@ -94,7 +98,7 @@ class Bag:
 
     @classmethod
     def from_dict(cls, data: dict) -> Bag:
-        return cls(data["seed"], T.tokenize_machine(data["tiles"]), data["draws"])
+        return cls(data["seed"], data["tiles"], data["draws"])
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Bag) and self.seed == other.seed and self.draws == other.draws

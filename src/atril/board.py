@@ -6,6 +6,7 @@ A–O (top to bottom) and column number 1–15 (left to right): ``H8`` is the ce
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from . import tiles as T
@@ -98,9 +99,13 @@ class Board:
 
     __slots__ = ("squares",)
 
-    def __init__(self, squares: bytes | bytearray | None = None):
+    def __init__(self, squares: bytes | bytearray | str | None = None):
+        """An empty board, 225 square bytes, or the board field of a CGP (rows from the top
+        separated by ``/``, runs of empty squares as numbers: ``Board('15/…/15')``)."""
         if squares is None:
             self.squares = bytearray(NUM_SQUARES)
+        elif isinstance(squares, str):
+            self.squares = _parse_rows(squares)
         else:
             if len(squares) != NUM_SQUARES:
                 raise InvalidPositionError("un tablero tiene 15×15 casillas")
@@ -192,3 +197,36 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board('{'/'.join(self.rows_machine())}')"
+
+
+_ROW_TOKEN = re.compile(r"\d+|\[[^\]]*\]|.")
+
+
+def _parse_rows(text: str) -> bytearray:
+    """The squares of a CGP board field; InvalidPositionError naming the row at fault."""
+    rows = text.split("/")
+    if len(rows) != SIZE:
+        raise InvalidPositionError(f"CGP: el tablero tiene {len(rows)} filas; deben ser 15")
+    squares = bytearray(NUM_SQUARES)
+    for r, row in enumerate(rows):
+        c = 0
+        for token in _ROW_TOKEN.findall(row):
+            if token.isdigit():
+                c += int(token)
+                continue
+            if token == "?":
+                raise InvalidPositionError(
+                    f"CGP: fila {r + 1}: un comodín en el tablero se escribe con la letra que "
+                    "representa, en minúscula")
+            try:
+                (tile,) = T.tokenize_machine(token)
+            except (InvalidTextError, ValueError) as exc:
+                raise InvalidPositionError(f"CGP: fila {r + 1}: {exc}") from None
+            if c >= SIZE:
+                break
+            squares[r * SIZE + c] = tile
+            c += 1
+        if c != SIZE:
+            raise InvalidPositionError(
+                f"CGP: la fila {r + 1} («{row}») tiene {c} casillas; deben ser 15")
+    return squares

@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 
 from . import tiles as T
-from .board import SIZE, Board
+from .board import Board
 from .errors import InvalidPositionError, InvalidTextError
 from .position import DEFAULT_LEXICON, Position
 from .rack import format_rack
 
-_ROW_TOKEN = re.compile(r"\d+|\[[^\]]*\]|.")
 
 
 def loads(text: str) -> Position:
@@ -26,7 +25,7 @@ def loads(text: str) -> Position:
         raise InvalidPositionError(
             "CGP incompleto: se esperan tablero, atriles (A/B), puntuaciones (N/M) y número de "
             "turnos sin puntos")
-    board = _board(fields[0])
+    board = Board(fields[0])
     racks = _racks(fields[1])
     scores = _scores(fields[2])
     try:
@@ -49,35 +48,6 @@ def dumps(position: Position) -> str:
     ops.update(position.ops)
     op_text = " ".join(f"{k} {v};" if v else f"{k};" for k, v in ops.items())
     return f"{board} {racks} {scores} {position.zero_turns} {op_text}"
-
-
-def _board(text: str) -> Board:
-    rows = text.split("/")
-    if len(rows) != SIZE:
-        raise InvalidPositionError(f"CGP: el tablero tiene {len(rows)} filas; deben ser 15")
-    board = Board()
-    for r, row in enumerate(rows):
-        c = 0
-        for token in _ROW_TOKEN.findall(row):
-            if token.isdigit():
-                c += int(token)
-                continue
-            if token == "?":
-                raise InvalidPositionError(
-                    f"CGP: fila {r + 1}: un comodín en el tablero se escribe con la letra que "
-                    "representa, en minúscula")
-            try:
-                (tile,) = T.tokenize_machine(token)
-            except (InvalidTextError, ValueError) as exc:
-                raise InvalidPositionError(f"CGP: fila {r + 1}: {exc}") from None
-            if c >= SIZE:
-                break
-            board[r * SIZE + c] = tile
-            c += 1
-        if c != SIZE:
-            raise InvalidPositionError(
-                f"CGP: la fila {r + 1} («{row}») tiene {c} casillas; deben ser 15")
-    return board
 
 
 def _racks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -107,6 +107,9 @@ class Turn:
     drawn: tuple[int, ...] = ()
     challenged: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rack", tuple(sorted(self.rack, key=T.blank_last)))
+
     @property
     def points(self) -> int:
         return self.score if self.kind == PLAY else 0
@@ -155,10 +158,7 @@ class Turn:
                    T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))
 
     def __repr__(self) -> str:
-        extra = f", drawn='{T.to_machine(self.drawn)}'" if self.drawn else ""
-        extra += ", challenged=True" if self.challenged else ""
-        return (f"<Turn {self.player} {self.kind} '{move_text(self.move)}' "
-                f"rack='{format_rack(self.rack)}' score={self.score}{extra}>")
+        return f"Turn.from_dict({self.to_dict()!r})"
 
     def __str__(self) -> str:
         code = {PLAY: f"+{self.score}", WITHDRAWN: "I", PASS: "P",

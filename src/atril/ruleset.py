@@ -25,7 +25,6 @@ class Ruleset:
     #: lexicon id used when a game names none. The FILE 2018/2024 official list (*Lexicon para
     #: Scrabble 2017*, DLE 23) is not bundled, so every ruleset plays ES09 for now.
     lexicon: str = "ES09"
-    bingo_bonus: int = 50  # art. 19
     #: consecutive passes that end the game: both players pass twice (2009 art. 45.2).
     max_passes: int = 4
     #: a play withdrawn after a challenge counts as a pass (2009 art. 45.2, 2004 art. 40.2).

@@ -113,8 +113,7 @@ def tokenize_word(text: str) -> tuple[int, ...]:
     >>> [TILES[t - 1].letter for t in tokenize_word("charro")]
     ['CH', 'A', 'RR', 'O']
     """
-    tiles, blanks = _tokenize(text, digraphs=True, allow_blanks=False)
-    return tiles
+    return _tokenize(text, digraphs=True, allow_blanks=False)
 
 
 def tokenize_play(text: str) -> tuple[int, ...]:
@@ -123,18 +122,16 @@ def tokenize_play(text: str) -> tuple[int, ...]:
     Digraphs are read greedily within one case: ``CHArrO`` is CH, A, a blank RR, O; mixed
     case ``Rr`` is an R and a blank R. ``[CH]`` and ``[ch]`` are also read.
     """
-    tiles, _ = _tokenize(text, digraphs=True, allow_blanks=True)
-    return tiles
+    return _tokenize(text, digraphs=True, allow_blanks=True)
 
 
 def tokenize_machine(text: str) -> tuple[int, ...]:
     """Tiles in a machine format (CGP, GCG, JSON): ``[CH]`` is the digraph, bare ``CH`` is C, H;
     lower case is a designated blank; ``?`` is an undesignated blank."""
-    tiles, _ = _tokenize(text, digraphs=False, allow_blanks=True)
-    return tiles
+    return _tokenize(text, digraphs=False, allow_blanks=True)
 
 
-def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[tuple[int, ...], int]:
+def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[int, ...]:
     if not isinstance(text, str):
         raise InvalidTextError("se esperaba un texto")
     text = strip_accents(text.strip())
@@ -168,7 +165,7 @@ def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[tuple[i
                 continue
         out.append(_letter(ch, text, allow_blanks))
         i += 1
-    return tuple(out), sum(1 for t in out if t == BLANK)
+    return tuple(out)
 
 
 def _letter(piece: str, text: str, allow_blanks: bool) -> int:

@@ -45,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import gcg
 from ..errors import AtrilError
 from ..ruleset import Ruleset
-from . import computer
+from . import computer, judge, study
 from .analysis import analyse
 from .games import Changed, Games
 from .guard import Guard, RateLimiter, origin_allowed
@@ -127,15 +127,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
 
 
 def _word_tools() -> list[Mount]:
-    """The judge and study pages, when their modules are installed."""
-    mounts = []
-    for name, path in (("judge", "/juez"), ("study", "/estudio")):
-        try:
-            module = __import__(f"atril.web.{name}", fromlist=["routes"])
-        except ImportError:
-            continue
-        mounts.append(Mount(path, routes=list(getattr(module, "routes"))))
-    return mounts
+    """The judge and study pages."""
+    return [Mount("/juez", routes=judge.routes), Mount("/estudio", routes=study.routes)]
 
 
 def _page(name: str):
