@@ -5,12 +5,25 @@ from __future__ import annotations
 import random
 from array import array
 
+import crafted_kwg as crafted
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from atril import _kwg as _native
 from atril import kwg as kwg_module
-from atril.kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, SEPARATOR, Kwg, KwgError
+from atril.kwg import (
+    ACCEPTS_BIT,
+    ARC_MASK,
+    IS_END_BIT,
+    MAX_DEPTH,
+    MAX_WORDS,
+    SEPARATOR,
+    TILE_SHIFT,
+    Kwg,
+    KwgError,
+    Shape,
+)
 from atril.tiles import tokenize_word
 
 Word = tuple[int, ...]
@@ -41,7 +54,7 @@ def gaddag_paths(kwg: Kwg) -> set[Word]:
 
 
 def expected_gaddag(words: set[Word]) -> set[Word]:
-    """ci..c1 ^ ci+1..cn for i < n, and cn..c1 (ARCHITECTURE.md)."""
+    """ci..c1 ^ ci+1..cn for i < n, and cn..c1 (docs/FORMATS.md §7)."""
     out = set()
     for word in words:
         n = len(word)
@@ -174,7 +187,7 @@ def test_python_fallbacks_match_native(monkeypatch):
     assert list(kwg.words()) == native_words
     assert all(kwg.accepts(word) for word in WORDS)
     assert not kwg.accepts(w("cas"))
-    kwg.check()
+    assert Kwg(array("I", kwg.nodes)).shape == kwg.shape  # checked by _check_python
     assert Kwg.build(WORDS).nodes == kwg.nodes
 
 
@@ -205,16 +218,94 @@ def test_child_masks_find_every_child(words):
             assert found == expected
 
 
-def test_child_masks_refuse_an_unsorted_list():
+def test_an_unsorted_list_is_refused():
+    """The generator finds a child by counting the tiles below it in its list: a list out of
+    order would send it to the wrong node."""
     kwg = Kwg.build([w("ab"), w("ac")])
     nodes = array("I", kwg.nodes)
     first = next(a for a in (kwg.arc(i) for i in range(len(kwg))) if a and not kwg.is_end(a))
     nodes[first], nodes[first + 1] = (nodes[first + 1] & ~IS_END_BIT) | (nodes[first] & IS_END_BIT), \
         (nodes[first] & ~IS_END_BIT) | (nodes[first + 1] & IS_END_BIT)
     with pytest.raises(KwgError, match="desordenada"):
-        Kwg(nodes).child_masks
+        Kwg(nodes)
     with pytest.raises(ValueError, match="desordenada"):
-        kwg_module._child_masks_python(nodes)
+        kwg_module._check_python(nodes, True)
+    tile_bits = 0xFF << TILE_SHIFT
+    nodes[first + 1] = (nodes[first + 1] & ~tile_bits) | (nodes[first] & tile_bits)
+    with pytest.raises(KwgError, match="desordenada"):  # the same tile twice
+        Kwg(nodes)
+
+
+def test_check_measures_the_graph():
+    kwg = Kwg.build(WORDS)
+    tiles = sum(len(word) for word in WORDS)
+    assert kwg.shape == Shape(words=len(WORDS), tiles=tiles, longest=max(map(len, WORDS)),
+                              gaddag_paths=tiles,
+                              tile_set=sum(1 << t for t in set().union(*WORDS, {SEPARATOR})))
+    assert kwg.has_gaddag
+    empty = Kwg.build([]).shape
+    assert (empty.words, empty.tiles, empty.longest, empty.gaddag_paths) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("make, message", [
+    (crafted.exponential, f"más de {MAX_WORDS} palabras"),
+    (crafted.dead_paths, "no lleva a ninguna palabra"),
+    (crafted.dead_end, "no lleva a ninguna palabra"),
+    (crafted.cycle, "ciclo: el nodo 2 lleva de vuelta al nodo 2"),
+    (crafted.too_deep, f"caminos de más de {MAX_DEPTH} fichas"),
+    (crafted.gaddag_out_of_range, f"el nodo 1 apunta fuera \\({ARC_MASK} ≥"),
+])
+def test_unsafe_graphs_are_refused(make, message):
+    """What each rule guards against, each also refused when the GADDAG's walk waits."""
+    data = make()
+    for check in (True, False):
+        with pytest.raises(KwgError, match=message):
+            Kwg.from_bytes(data, check=check)
+    with pytest.raises(ValueError, match=message):
+        kwg_module._check_python(array("I", data), True)
+
+
+def test_the_limits_themselves_are_allowed():
+    assert Kwg.from_bytes(crafted.chain(MAX_DEPTH)).shape.longest == MAX_DEPTH
+
+
+def test_a_gaddag_that_does_not_match_its_dawg_is_refused():
+    """A GADDAG made from the DAWG has one accepted path per tile of each word; one more, or
+    one less, and the generator would play a word the DAWG lacks or miss one it holds."""
+    nodes = crafted.gaddag_word_dropped(Kwg.build(WORDS))
+    with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
+        Kwg(nodes)
+    lazy = Kwg(nodes, check_gaddag=False)  # atril's own cache: the DAWG is checked now…
+    assert lazy.shape.words == len(WORDS) and lazy.shape.gaddag_paths is None
+    with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
+        lazy.child_masks  # …the GADDAG before the generator walks it
+    with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
+        lazy.gaddag_root
+    no_gaddag = array("I", nodes)
+    no_gaddag[1] = IS_END_BIT  # a root pointer to nothing: no GADDAG to hold to the DAWG
+    assert not Kwg(no_gaddag).has_gaddag
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_lexicons, st.randoms(use_true_random=False))
+def test_native_check_equals_reference(words, rng):
+    """The C checker and its Python twin give the same verdict and measures, on graphs and on
+    damaged graphs."""
+    data = Kwg.build(words).to_bytes()
+    for damaged in (data, crafted.mutate(rng, data), crafted.mutate(rng, data)):
+        if len(damaged) % 4 or len(damaged) < 8:
+            continue
+        nodes = array("I", damaged)
+        for gaddag in (False, True):
+            try:
+                native = _native.check(nodes, gaddag)
+            except ValueError as exc:
+                native = str(exc)
+            try:
+                python = kwg_module._check_python(nodes, gaddag)
+            except ValueError as exc:
+                python = str(exc)
+            assert native == python
 
 
 @settings(max_examples=100, deadline=None)

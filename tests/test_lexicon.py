@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
+import resource
+import subprocess
+import sys
+import zlib
 
+import crafted_kwg as crafted
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atril import lexicon as lexicon_module
+from atril import movegen
+from atril.board import Board
 from atril.errors import InvalidTextError, LexiconError
-from atril.kwg import Kwg
-from atril.lexicon import Lexicon, cache_dir
+from atril.kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, MAX_WORDS, Kwg, KwgError
+from atril.lexicon import Lexicon, bundled_words, cache_dir
 from atril.tiles import BLANK_BIT, tokenize_word
 
 
@@ -260,3 +268,87 @@ def test_same_words_under_two_names(tmp_path):
     second = Lexicon.load(write_list(tmp_path, "dos.txt", BASIC))
     assert (first.id, second.id) == ("UNO", "DOS")
     assert second.report.source.endswith("dos.txt")
+
+
+def load_in_child(path, tmp_path) -> str:
+    """``Lexicon.load(path)`` in a child process with 1 GiB of memory and a minute: a crash,
+    a MemoryError or a hang fails the test, not the test run. What it printed: the
+    LexiconError's message."""
+    code = ("import sys\nfrom atril.errors import LexiconError\nfrom atril.lexicon import Lexicon\n"
+            "try:\n    Lexicon.load(sys.argv[1])\nexcept LexiconError as exc:\n    print(exc)\n")
+    limit = (1 << 30, 1 << 30)
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, timeout=60, check=False,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, limit),
+                         env=dict(os.environ, ATRIL_CACHE_DIR=str(tmp_path / "cache")))
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+@pytest.mark.parametrize("make, message", [
+    (crafted.exponential, f"más de {MAX_WORDS} palabras"),  # was a MemoryError (or OOM kill)
+    (crafted.dead_paths, "no lleva a ninguna palabra"),  # was a hang
+    (crafted.cycle, "ciclo"),  # was a bare ValueError
+])
+def test_crafted_kwg_files_give_lexicon_error(tmp_path, make, message):
+    path = tmp_path / "malo.kwg"
+    path.write_bytes(make())
+    out = load_in_child(path, tmp_path)
+    assert f"«{path}» no es un archivo KWG válido" in out and message in out
+
+
+def test_kwg_files_the_engine_cannot_use(tmp_path):
+    def refused(kwg_bytes: bytes, message: str) -> None:
+        path = tmp_path / "x.kwg"
+        path.write_bytes(kwg_bytes)
+        lexicon_module._LOADED.clear()
+        with pytest.raises(LexiconError, match=message):
+            Lexicon.load(path)
+
+    refused(crafted.chain(3), "no tiene GADDAG")  # a DAWG with an empty GADDAG root
+    # wolges' DAWG-only layout: no GADDAG root, the DAWG's root list from node 1
+    nodes = crafted.unpack(Kwg.build([tokenize_word("casa")]).to_bytes())
+    refused(crafted.pack([n - 1 if n & ARC_MASK else n for n in nodes[:1] + nodes[2:]]),
+            "no tiene GADDAG")
+    refused(Kwg.build([(1, 30), (31, 2)]).to_bytes(), r"alfabeto español \(1..28\): 30, 31")
+    zero = crafted.unpack(Kwg.build([(1, 2)]).to_bytes())
+    zero[zero[0] & ARC_MASK] &= ARC_MASK | IS_END_BIT | ACCEPTS_BIT  # DAWG tile 1 becomes 0
+    refused(crafted.pack(zero), "ficha 0")
+    refused(Kwg.build([]).to_bytes(), "ninguna palabra")
+
+
+def cache_file_with(nodes: bytes, word_count: int) -> bytes:
+    """A cache file as atril writes one (so its checksum holds) around any nodes."""
+    meta = json.dumps({"id": "MINI", "name": "mini.txt", "word_count": word_count,
+                       "report": {"source": "mini.txt"}}).encode()
+    body = meta + nodes
+    return lexicon_module._HEADER.pack(lexicon_module._CACHE_MAGIC, lexicon_module.CACHE_VERSION,
+                                       len(meta), zlib.crc32(body)) + body
+
+
+def test_a_cache_file_is_checked_too(tmp_path):
+    """A cache file whose checksum holds is still checked: what walks rely on when it is
+    read (else it is rebuilt), its GADDAG before the move generator walks it."""
+    path = write_list(tmp_path, "mini.txt", BASIC)
+    good = Lexicon.load(path)
+    (cache_file,) = cache_dir().iterdir()
+    for nodes, count in [(crafted.cycle(), 1), (crafted.exponential(), 2),
+                         (good.kwg.to_bytes(), len(good) + 1)]:
+        cache_file.write_bytes(cache_file_with(nodes, count))
+        lexicon_module._LOADED.clear()
+        assert Lexicon.load(path).kwg.nodes == good.kwg.nodes  # rebuilt
+    nodes = crafted.gaddag_word_dropped(good.kwg)
+    cache_file.write_bytes(cache_file_with(nodes.tobytes(), len(good)))
+    lexicon_module._LOADED.clear()
+    lex = Lexicon.load(path)
+    assert "chacha" in lex and list(lex.words()) == list(good.words())
+    with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
+        movegen.generate(Board(), tokenize_word("casa"), lex)
+
+
+def test_bundled_words_are_read_from_the_text():
+    words = bundled_words("ES09")
+    assert len(words) == Lexicon.load("ES09").word_count and words == sorted(words)
+    assert tokenize_word("chacha") in words
+    with pytest.raises(LexiconError, match="desconocido"):
+        bundled_words("FILE2099")

@@ -4,9 +4,12 @@ Quackle's move counts on ES09 (docs/BENCH.md), scores against ``rules.check_play
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from array import array
 from functools import lru_cache
 
+import crafted_kwg as crafted
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +20,7 @@ from atril.board import Board
 from atril.cgp import loads
 from atril.errors import InvalidPositionError
 from atril.kwg import Kwg
-from atril.lexicon import Lexicon
+from atril.lexicon import Lexicon, bundled_words
 from atril.move import Move
 from atril.rules import apply_play, check_play
 
@@ -42,13 +45,45 @@ def es09() -> Lexicon:
 
 
 @lru_cache(maxsize=None)
-def small_lexicon(seed: int) -> Lexicon:
+def es09_words() -> list[tuple[int, ...]]:
+    """ES09 read from its text, not from a graph: the reference generator's word list."""
+    return bundled_words("ES09")
+
+
+@lru_cache(maxsize=None)
+def small_words(seed: int) -> list[tuple[int, ...]]:
     """Every two-letter word of ES09 (so boards fill up) and a random 5–8k sample of the rest."""
-    words = list(es09().words())
+    words = es09_words()
     rng = random.Random(seed)
     short = [w for w in words if len(w) == 2]
-    sample = rng.sample([w for w in words if len(w) > 2], rng.randint(5000, 8000))
-    return Lexicon.from_words([T.word_text(w) for w in short + sample], id=f"SUB{seed}")
+    return short + rng.sample([w for w in words if len(w) > 2], rng.randint(5000, 8000))
+
+
+@lru_cache(maxsize=None)
+def small_lexicon(seed: int) -> Lexicon:
+    return Lexicon.from_words([T.word_text(w) for w in small_words(seed)], id=f"SUB{seed}")
+
+
+@lru_cache(maxsize=None)
+def reference_words(seed: int | None) -> reference.Words:
+    """The reference's words for small_lexicon(seed), or for ES09 (None)."""
+    return reference.Words(es09_words() if seed is None else small_words(seed))
+
+
+def found(moves: movegen.MoveList) -> list[reference.Found]:
+    """The engine's moves as the reference gives them."""
+    return [reference.Found(c.equity, c.score, c.move, c.placed) for c in moves]
+
+
+def assert_same_moves(fast: movegen.MoveList, slow: list[reference.Found], what: str) -> None:
+    """Same moves, scores, equities and order; and packed, the very same records."""
+    if found(fast) != slow or b"".join(map(movegen._record, slow)) != fast._buf:
+        only_fast = {str(c) for c in fast} - {str(movegen.MoveList(movegen._record(f), ())[0])
+                                              for f in slow}
+        only_slow = {str(movegen.MoveList(movegen._record(f), ())[0]) for f in slow} - {
+            str(c) for c in fast}
+        pytest.fail(f"{what}: solo rápido {sorted(only_fast)[:5]}, "
+                    f"solo referencia {sorted(only_slow)[:5]}")
 
 
 def random_positions(seed: int, games: int) -> list[tuple[Board, tuple[int, ...], int]]:
@@ -107,17 +142,38 @@ def test_corpus_is_large_and_varied():
 @pytest.mark.parametrize("part", range(CORPUS_LEXICONS))
 def test_fast_equals_reference(part):
     """Same moves, same scores, same order, exchanges and pass included."""
-    lex = small_lexicon(part)
+    lex, words = small_lexicon(part), reference_words(part)
     for seed, board, rack, bag in corpus():
         if seed != part:
             continue
         fast = movegen.generate(board, rack, lex, exchanges=True, bag_count=bag)
-        slow = reference.generate(board, rack, lex, exchanges=True, bag_count=bag)
-        if fast._buf != slow._buf:
-            only_fast = {str(c) for c in fast} - {str(c) for c in slow}
-            only_slow = {str(c) for c in slow} - {str(c) for c in fast}
-            pytest.fail(f"{board!r} {T.to_machine(rack)}: solo rápido {sorted(only_fast)[:5]}, "
-                        f"solo referencia {sorted(only_slow)[:5]}")
+        slow = reference.generate(board, rack, words, exchanges=True, bag_count=bag)
+        assert_same_moves(fast, slow, f"{board!r} {T.to_machine(rack)}")
+
+
+# The full ES09: mid-game boards from a seeded self-play game (turns 7, 12 and 14: a blank on
+# the board and on a rack, the Ñ, every digraph), with the tiles left in the bag, and BENCH's
+# P2 (18 349 placements) and P3. The reference takes about a second on the biggest.
+ES09_POSITIONS = [
+    ("15/9[CH]5/9U5/6AHO[RR]EN3/[LL]8I5/O8T5/rOQUEDO2A5/A5LEVS5/DEBRUCE8/A14/S14/15/15/15/15 "
+     "ARRSTTU/ 0/0 0", 59),
+    ("OH13/CE7[CH]3F1/1N6TURUTAS/1D4AHO[RR]EN1X1/[LL]E7I5/O8T5/rOQUEDOS1A5/A5LEVS5/"
+     "DEBRUCES7/A6I7/S14/15/15/15/15 EGMORR?/ 0/0 0", 41),
+    ("OH13/CE2MALGA[CH]E2F1/1N6TURUTAS/1D4AHO[RR]EN1X1/[LL]E2p4I5/O3R4T5/rOQUEDOS1A5/"
+     "A3M1LEVS5/DEBRUCES7/A3E2I7/S3R10/4O10/15/15/15 EIÑPRST/ 0/0 0", 29),
+    (BENCH["P2"][0], 50),
+    (BENCH["P3"][0], 50),
+]
+
+
+@pytest.mark.parametrize("cgp, bag", ES09_POSITIONS)
+def test_fast_equals_reference_on_es09(cgp, bag):
+    pos = loads(cgp)
+    fast = movegen.generate(pos.board, pos.rack, es09(), exchanges=True, bag_count=bag)
+    slow = reference.generate(pos.board, pos.rack, reference_words(None), exchanges=True,
+                              bag_count=bag)
+    assert len(fast) > 250
+    assert_same_moves(fast, slow, cgp)
 
 
 @pytest.mark.parametrize("name", sorted(BENCH))
@@ -243,9 +299,9 @@ def test_best_with_leaves_matches_reference():
         for exchanges in (False, True):
             fast = movegen.best(board, rack, lex, n=3, leave_values=table, exchanges=exchanges,
                                 bag_count=bag)
-            slow = reference.best(board, rack, lex, n=3, leave_values=table,
+            slow = reference.best(board, rack, reference_words(1), n=3, leave_values=table,
                                   exchanges=exchanges, bag_count=bag)
-            assert [(str(c), c.equity) for c in fast] == [(str(c), c.equity) for c in slow]
+            assert_same_moves(fast, slow, f"{board!r} {T.to_machine(rack)}")
 
 
 def test_inputs_are_not_mutated():
@@ -293,6 +349,22 @@ def test_native_inputs_that_are_no_buffers_are_named():
     kwg = es09().kwg
     with pytest.raises(TypeError, match="tablero: se esperaba un búfer"):
         movegen._native.generate(None, bytes(29), kwg.nodes, kwg.child_masks, -1)
+
+
+def test_a_graph_that_crashed_the_generator_is_refused_first():
+    """Its GADDAG root list far outside the array made the generator read there and crash (a
+    segmentation fault): the graph is refused before the generator sees it, even bytes taken
+    as atril's own (``check=False``, as the web app takes its compiled uploads). In a child
+    process, so that a crash fails this test, not the test run."""
+    code = ("import sys\nfrom atril import movegen\nfrom atril.board import Board\n"
+            "from atril.kwg import Kwg, KwgError\n"
+            "try:\n    kwg = Kwg.from_bytes(sys.stdin.buffer.read(), check=False)\n"
+            "    movegen.generate(Board(), (1, 20, 22, 1), kwg)\n"
+            "except KwgError as exc:\n    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], input=crafted.gaddag_out_of_range(),
+                         capture_output=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr.decode()[-3000:]
+    assert "el nodo 1 apunta fuera" in out.stdout.decode()
 
 
 def test_not_a_board():

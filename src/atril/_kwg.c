@@ -1,28 +1,29 @@
-/* atril._kwg: build and read KWG word graphs (wolges format) at native speed.
+/* atril._kwg: build, check and read KWG word graphs (wolges format) at native speed.
  *
  * The building algorithm is exactly the one of atril.kwg._ReferenceBuilder (itself wolges'
  * build.rs with the depth-first "MagpieMerged" layout), so both produce identical arrays;
  * read that Python class first, this file mirrors it step by step.
  *
  *   build(blob: bytes) -> bytes      words separated by 0 bytes, any order, repeats allowed
- *   check(nodes: buffer) -> None     ValueError unless every arc is in range and lists end
+ *   check(nodes: buffer, gaddag: bool) -> (words, tiles, longest, gaddag_paths, tile_set)
+ *                                    ValueError (Spanish) unless it is safe to walk
  *   child_masks(nodes: buffer) -> bytes   per node, the tiles of its list from it to the end
  *   accepts(nodes: buffer, word: bytes) -> bool   DAWG lookup
  *   words(nodes: buffer) -> bytes    every DAWG word, sorted, separated by 0 bytes
  *
- * Node buffers hold native uint32 (atril.kwg keeps them as array('I')).
+ * Node buffers hold native uint32 (atril.kwg keeps them as array('I')). The node bits and
+ * limits are in atril_engine.h, exported as module attributes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARC_MASK 0x3FFFFFu
-#define IS_END_BIT 0x400000u
-#define ACCEPTS_BIT 0x800000u
-#define MAX_NODES 0x400000u
-#define MAX_DEPTH 1024
+#include "atril_engine.h"
+
 #define UNSET 0xFFFFFFFFu
 
 /* ---- growable arrays ------------------------------------------------------------------ */
@@ -239,7 +240,7 @@ static uint32_t make_dawg(States *s, const Str *words, size_t count, uint32_t da
         }
         for (uint32_t i = prefix; i < len; i++)
             if (stack_push(&st, word[i]) < 0) goto done;
-        if (gaddag && word[len - 1] == 0) {
+        if (gaddag && word[len - 1] == SEPARATOR) {
             st.indexes.n--;
             uint32_t p = dawg_start;
             for (uint32_t i = len - 1; i-- > 0;) {
@@ -282,7 +283,7 @@ static Str *gaddag_strings(const Str *words, size_t count, size_t *out_count, ui
             while (prefix < limit && prev[prefix] == word[prefix]) prefix++;
         }
         for (uint32_t i = 0; i < n; i++) a[i] = word[n - 1 - i];
-        a[n] = 0;
+        a[n] = SEPARATOR;
         out[k].p = a; out[k].len = n; k++;
         for (uint32_t j = 1; j < n - prefix; j++) {
             out[k].p = a + j; out[k].len = n + 1 - j; k++;
@@ -355,7 +356,7 @@ static PyObject *layout(const States *s, uint32_t dawg_start, uint32_t gaddag_st
         if (!d) continue;
         for (;;) {
             uint32_t np = s->next[p];
-            PUT(d, (uint32_t)s->tile[p] << 24 | (s->acc[p] ? ACCEPTS_BIT : 0)
+            PUT(d, (uint32_t)s->tile[p] << TILE_SHIFT | (s->acc[p] ? ACCEPTS_BIT : 0)
                        | (np ? 0 : IS_END_BIT) | L.dest[s->arc[p]]);
             if (!np) break;
             p = np;
@@ -442,31 +443,208 @@ static int get_nodes(PyObject *obj, Py_buffer *view, const uint8_t **nodes, size
     return 0;
 }
 
-static PyObject *kwg_check(PyObject *self, PyObject *obj) {
+/* ---- validation: once per graph, before anything walks it ------------------------------ */
+
+/* A ValueError with a Spanish message (it may hold any UTF-8; PyErr_Format's may not).
+ * Returns -1. */
+static int fail(const char *fmt, ...) {
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    PyErr_SetString(PyExc_ValueError, msg);
+    return -1;
+}
+
+/* Per node once counted: the accepted paths that start at it or at a later sibling, and
+ * their tiles in total (a word list's count is at its root). Saturating: the caps are
+ * checked on the totals. */
+typedef struct { uint32_t paths, tiles; } Count;
+
+/* Per node: NEW, OPEN (on the current path), or DONE + its height (the most tiles on a
+ * path from it or a later sibling). */
+enum { NODE_NEW = 0, NODE_OPEN = 1, NODE_DONE = 2 };
+_Static_assert(NODE_DONE + MAX_DEPTH <= UINT8_MAX, "heights must fit a byte");
+
+static inline uint32_t sat_add(uint32_t a, uint32_t b) {
+    return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+typedef struct {
+    const uint8_t *nodes;
+    uint8_t *mark;
+    Count *count;
+    int dawg; /* walking the DAWG: words are tiles 1..255, 0 is the GADDAG's separator */
+} Check;
+
+/* Count the list starting at `start`, depth tiles below a root; its nodes are new. Depth
+ * first: each node's children before the node, its later siblings before it. */
+static int visit(Check *c, uint32_t start, int depth) {
+    if (depth > MAX_DEPTH) return fail("el KWG tiene caminos de más de %d fichas", MAX_DEPTH);
+    uint32_t last = start;
+    for (;; last++) { /* open the list down to its end or to a tail already counted */
+        uint32_t node = node_at(c->nodes, last), arc = node & ARC_MASK;
+        c->mark[last] = NODE_OPEN;
+        if (c->dawg && node >> TILE_SHIFT == SEPARATOR)
+            return fail("el nodo %u del DAWG tiene la ficha %d, el separador del GADDAG", last,
+                        SEPARATOR);
+        if (arc && c->mark[arc] < NODE_DONE) {
+            if (c->mark[arc] == NODE_OPEN)
+                return fail("el KWG tiene un ciclo: el nodo %u lleva de vuelta al nodo %u", last,
+                            arc);
+            if (visit(c, arc, depth + 1) < 0) return -1;
+        }
+        if (node & IS_END_BIT || c->mark[last + 1] >= NODE_DONE) break;
+        if (c->mark[last + 1] == NODE_OPEN)
+            return fail("el KWG tiene un ciclo: el nodo %u lleva de vuelta al nodo %u", last,
+                        last + 1);
+    }
+    for (uint32_t i = last;; i--) { /* and count it back up */
+        uint32_t node = node_at(c->nodes, i), arc = node & ARC_MASK;
+        uint32_t paths = (node & ACCEPTS_BIT) ? 1 : 0, tiles = paths, height = 1;
+        if (arc) {
+            Count below = c->count[arc];
+            paths = sat_add(paths, below.paths);
+            tiles = sat_add(tiles, sat_add(below.tiles, below.paths)); /* + this tile each */
+            height += c->mark[arc] - NODE_DONE;
+        }
+        if (!paths) /* then the paths through it, not only the words, would be unbounded */
+            return fail("el nodo %u no lleva a ninguna palabra", i);
+        if (!(node & IS_END_BIT)) {
+            Count next = c->count[i + 1];
+            paths = sat_add(paths, next.paths);
+            tiles = sat_add(tiles, next.tiles);
+            uint32_t h = c->mark[i + 1] - NODE_DONE;
+            if (h > height) height = h;
+        }
+        if (height + depth - 1 > MAX_DEPTH)
+            return fail("el KWG tiene caminos de más de %d fichas", MAX_DEPTH);
+        c->count[i] = (Count){paths, tiles};
+        c->mark[i] = (uint8_t)(NODE_DONE + height);
+        if (i == start) return 0;
+    }
+}
+
+static int walk(Check *c, uint32_t root, int dawg) {
+    c->dawg = dawg;
+    return root && c->mark[root] == NODE_NEW ? visit(c, root, 1) : 0;
+}
+
+/* A tile set as an int (bit t for tile t). */
+static PyObject *tile_set(const uint8_t *seen) {
+    uint8_t bytes[32] = {0};
+    for (int t = 0; t < 256; t++) bytes[t / 8] |= (uint8_t)(seen[t] << (t % 8));
+    PyObject *b = PyBytes_FromStringAndSize((const char *)bytes, 32), *out = NULL;
+    if (b) out = PyObject_CallMethod((PyObject *)&PyLong_Type, "from_bytes", "Os", b, "little");
+    Py_XDECREF(b);
+    return out;
+}
+
+/* The first node breaking a rule of the one-pass check below, with its message. */
+static void report_bad_node(const uint8_t *nodes, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t node = node_at(nodes, i), arc = node & ARC_MASK;
+        if (arc >= n) {
+            fail("el nodo %zu apunta fuera (%u ≥ %zu)", i, arc, n);
+            return;
+        }
+        if (node & IS_END_BIT) continue;
+        if (i + 1 == n) {
+            fail("la última lista de hermanos no termina");
+            return;
+        }
+        uint32_t next = node_at(nodes, i + 1) >> TILE_SHIFT;
+        if (node >> TILE_SHIFT >= next) {
+            fail("lista de hermanos desordenada en el nodo %zu (ficha %u antes de la %u)", i,
+                 node >> TILE_SHIFT, next);
+            return;
+        }
+    }
+}
+
+/* Everything a reader of the graph relies on:
+ * - at most MAX_NODES nodes (what arcs can address), every arc inside the array (the move
+ *   generator reads masks[arc] unchecked), every sibling list ending inside the array and
+ *   strictly increasing by tile (the generator steps to a child by counting the tiles below
+ *   it in the list): one branch-free pass over all nodes;
+ * - from the DAWG root: no cycle, no path of more than MAX_DEPTH tiles, every node on the
+ *   way to a word, at most MAX_WORDS words (counted per node, never walked one by one), no
+ *   separator in a word: so every walk ends, after at most the words' tiles in steps, and
+ *   what it makes fits in memory;
+ * - with `gaddag`, the same from the GADDAG root (nodes[1]'s arc), separators allowed.
+ * Returns (words, tiles, longest, gaddag_paths or None, tile_set): the DAWG's words, their
+ * tiles in total and the most in one; the GADDAG's accepted paths (a GADDAG made from the
+ * DAWG has one per tile of each word); the tiles of all nodes (bit t for tile t). */
+static PyObject *kwg_check(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    int gaddag;
+    if (!PyArg_ParseTuple(args, "Op", &obj, &gaddag)) return NULL;
     Py_buffer view;
     const uint8_t *nodes;
     size_t n;
     if (get_nodes(obj, &view, &nodes, &n) < 0) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t arc = node_at(nodes, i) & ARC_MASK;
-        if (arc >= n) {
-            PyBuffer_Release(&view);
-            return PyErr_Format(PyExc_ValueError, "el nodo %zu apunta fuera (%u %s %zu)", i, arc,
-                                "≥", n); /* the format must be ASCII */
-        }
+    PyObject *result = NULL;
+    Check *c = NULL;
+    if (n > MAX_NODES) {
+        fail("el KWG tiene %zu nodos; el formato admite como mucho %u", n, MAX_NODES);
+        goto done;
     }
-    int ends = (node_at(nodes, n - 1) & IS_END_BIT) != 0;
+    uint8_t all[256] = {0};
+    uint32_t bad = 0, node = node_at(nodes, 0);
+    for (size_t i = 0; i + 1 < n; i++) {
+        uint32_t next = node_at(nodes, i + 1);
+        bad |= ((node & ARC_MASK) >= n) |
+               (!(node & IS_END_BIT) & (node >> TILE_SHIFT >= next >> TILE_SHIFT));
+        all[node >> TILE_SHIFT] = 1;
+        node = next;
+    }
+    all[node >> TILE_SHIFT] = 1;
+    if (bad | ((node & ARC_MASK) >= n) | !(node & IS_END_BIT)) {
+        report_bad_node(nodes, n);
+        goto done;
+    }
+    c = calloc(1, sizeof *c); /* the arrays: only the pages of nodes walked are touched */
+    if (c) {
+        c->nodes = nodes;
+        c->mark = calloc(n, 1);
+        c->count = malloc(n * sizeof *c->count);
+    }
+    if (!c || !c->mark || !c->count) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint32_t dawg = node_at(nodes, 0) & ARC_MASK, root = node_at(nodes, 1) & ARC_MASK;
+    if (walk(c, dawg, 1) < 0) goto done;
+    uint32_t words = dawg ? c->count[dawg].paths : 0;
+    if (words > MAX_WORDS) {
+        fail("el KWG tiene más de %u palabras", MAX_WORDS);
+        goto done;
+    }
+    PyObject *paths = NULL, *tiles = tile_set(all);
+    if (!gaddag) {
+        paths = Py_NewRef(Py_None);
+    } else if (walk(c, root, 0) == 0) {
+        paths = PyLong_FromUnsignedLong(root ? c->count[root].paths : 0);
+    }
+    if (tiles && paths)
+        result = Py_BuildValue("IIIOO", words, dawg ? c->count[dawg].tiles : 0,
+                               dawg ? c->mark[dawg] - NODE_DONE : 0, paths, tiles);
+    Py_XDECREF(tiles);
+    Py_XDECREF(paths);
+done:
+    if (c) {
+        free(c->mark);
+        free(c->count);
+    }
+    free(c);
     PyBuffer_Release(&view);
-    if (!ends) {
-        PyErr_SetString(PyExc_ValueError, "la última lista de hermanos no termina");
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return result;
 }
 
 /* masks[i]: bit t set for each tile t (< 32) of node i and the siblings after it. With sorted
- * lists, the child for tile t of a list starting at arc is arc + popcount(masks[arc] below t):
- * one lookup instead of a scan. masks[0] = 0, so arc 0 ("no children") has none. */
+ * lists (see check), the child for tile t of a list starting at arc is arc + popcount(masks[arc]
+ * below t): one lookup instead of a scan. masks[0] = 0, so arc 0 ("no children") has none. */
 static PyObject *kwg_child_masks(PyObject *self, PyObject *obj) {
     Py_buffer view;
     const uint8_t *nodes;
@@ -479,13 +657,8 @@ static PyObject *kwg_child_masks(PyObject *self, PyObject *obj) {
     }
     uint32_t *masks = (uint32_t *)PyBytes_AS_STRING(out), next = 0;
     for (size_t i = n; i-- > 0;) {
-        uint32_t node = node_at(nodes, i), t = node >> 24;
+        uint32_t node = node_at(nodes, i), t = node >> TILE_SHIFT;
         if (node & IS_END_BIT) next = 0;
-        else if (i + 1 < n && t >= (node_at(nodes, i + 1) >> 24)) {
-            PyBuffer_Release(&view);
-            Py_DECREF(out);
-            return PyErr_Format(PyExc_ValueError, "lista de hermanos desordenada en el nodo %zu", i);
-        }
         masks[i] = next = (t < 32 ? 1u << t : 0) | next;
     }
     masks[0] = 0;
@@ -507,7 +680,7 @@ static PyObject *kwg_accepts(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; found && i < word.len; i++) {
         found = 0;
         for (uint32_t j = arc; j && j < n; j++) {
-            uint32_t t = node_at(nodes, j) >> 24;
+            uint32_t t = node_at(nodes, j) >> TILE_SHIFT;
             if (t == w[i]) { node = node_at(nodes, j); found = 1; break; }
             if (t > w[i] || node_at(nodes, j) & IS_END_BIT) break;
         }
@@ -538,7 +711,7 @@ static PyObject *kwg_words(PyObject *self, PyObject *obj) {
             stack[depth - 1] = ++i;
         }
         uint32_t node = node_at(nodes, i);
-        prefix[entered++] = (uint8_t)(node >> 24);
+        prefix[entered++] = (uint8_t)(node >> TILE_SHIFT);
         if (node & ACCEPTS_BIT) {
             if (len + (size_t)entered + 1 > cap) {
                 size_t c = cap ? cap * 2 : 1 << 20;
@@ -570,7 +743,8 @@ static PyObject *kwg_words(PyObject *self, PyObject *obj) {
 
 static PyMethodDef methods[] = {
     {"build", kwg_build, METH_VARARGS, "build(blob) -> KWG bytes; words separated by 0 bytes."},
-    {"check", kwg_check, METH_O, "check(nodes) -> None; ValueError if an arc is out of range."},
+    {"check", kwg_check, METH_VARARGS, "check(nodes, gaddag) -> (words, tiles, longest, "
+                                       "gaddag_paths, tile_set); ValueError if unsafe."},
     {"child_masks", kwg_child_masks, METH_O, "child_masks(nodes) -> bytes; uint32 tile set per node."},
     {"accepts", kwg_accepts, METH_VARARGS, "accepts(nodes, word) -> bool via the DAWG."},
     {"words", kwg_words, METH_O, "words(nodes) -> bytes; DAWG words separated by 0 bytes."},
@@ -578,7 +752,17 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "atril._kwg", "Native KWG building and reading.", -1, methods,
+    PyModuleDef_HEAD_INIT, "atril._kwg", "Native KWG building, checking and reading.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__kwg(void) { return PyModule_Create(&module); }
+static const EngineConstant CONSTANTS[] = {
+    ENGINE_CONSTANT(TILE_SHIFT), ENGINE_CONSTANT(ACCEPTS_BIT), ENGINE_CONSTANT(IS_END_BIT),
+    ENGINE_CONSTANT(ARC_MASK),   ENGINE_CONSTANT(MAX_NODES),   ENGINE_CONSTANT(MAX_WORDS),
+    ENGINE_CONSTANT(MAX_DEPTH),  ENGINE_CONSTANT(SEPARATOR),   {NULL, 0},
+};
+
+PyMODINIT_FUNC PyInit__kwg(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && add_engine_constants(m, CONSTANTS) < 0) Py_CLEAR(m);
+    return m;
+}

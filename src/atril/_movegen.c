@@ -14,7 +14,11 @@
  *
  * masks is Kwg.child_masks (the tiles of each node's list from it on: a child in one step).
  * rack is a count per tile code (0 = blank). bag < 0 means "no exchanges"; otherwise every
- * distinct exchange of at most `bag` tiles and the pass are added. Record layout: see Rec.
+ * distinct exchange of at most `bag` tiles and the pass are added. Record layout: Rec, in
+ * atril_engine.h (exported as RECORD_* module attributes, with KIND_* and NEW_BIT).
+ *
+ * The KWG must have passed atril._kwg.check (atril.kwg.Kwg does it before handing its nodes
+ * and masks over): arcs, lists and masks are then read without bounds checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,31 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atril_engine.h"
+
 #define SIZE 15
 #define NSQ 225
 #define NCODES 29
 #define BLANK_BIT 0x80
-#define NEW_BIT 0x40
 #define LETTER_MASK 0x3F
 #define ALL_LETTERS 0x1FFFFFFEu /* bits 1..28 */
 #define RACK_SIZE 7
 #define BINGO_BONUS 50
-#define ARC_MASK 0x3FFFFFu
-#define IS_END_BIT 0x400000u
-#define ACCEPTS_BIT 0x800000u
 #define MAX_LEAVES 128 /* sub-multisets of a 7-tile rack: at most 2^7 */
-
-enum { KIND_PLAY = 0, KIND_EXCHANGE = 1, KIND_PASS = 2 };
-
-/* One move. tiles: the whole word, board tiles as they lie, new tiles with NEW_BIT (a blank
- * also keeps BLANK_BIT); for an exchange, the tiles given back. */
-typedef struct {
-    int16_t score;
-    uint8_t kind, dir, row, col, len, nplaced;
-    uint8_t tiles[16];
-    float equity;
-    uint32_t pad; /* to 32 bytes */
-} Rec;
 
 static uint8_t VALUE[NCODES], COUNT[NCODES];
 static uint64_t TILE_KEY[256]; /* a random key per tile: see bingo_possible */
@@ -109,7 +99,7 @@ static uint32_t cross_set(const Nodes *k, const uint8_t *pre, int plen, const ui
             if (!j) return 0;
             arc = arc_of(k, j);
         }
-        uint32_t s = child(k, arc, 0);
+        uint32_t s = child(k, arc, SEPARATOR);
         if (!s) return 0;
         arc = arc_of(k, s);
         uint32_t list = k->m[arc];
@@ -324,7 +314,7 @@ static void left_next(Gen *g, int pos, uint32_t j, int main, int wmult, int cros
         if (pos <= g->anchor_pos && !hopeless_start(g, pos)) { /* the word may start here */
             if (np && accepts(&g->k, j)) record_play(g, pos, e, main, wmult, cross, np, lidx);
             if (e < SIZE - 1 && g->rack_total) {
-                uint32_t s = child(&g->k, arc_of(&g->k, j), 0);
+                uint32_t s = child(&g->k, arc_of(&g->k, j), SEPARATOR);
                 if (s) go_right(g, e + 1, arc_of(&g->k, s), pos, main, wmult, cross, np, lidx);
             }
         }
@@ -466,7 +456,7 @@ static long leave_rank(const Nodes *k, const uint32_t *counts, const uint8_t *ti
         if (!j) return -1;
         for (;; j++) {
             if (j >= k->n) return -1;
-            uint32_t t = k->v[j] >> 24;
+            uint32_t t = k->v[j] >> TILE_SHIFT;
             if (t == tiles[i]) break;
             if (t > tiles[i] || (k->v[j] & IS_END_BIT)) return -1;
             idx += counts[j];
@@ -1039,7 +1029,7 @@ typedef struct { uint64_t *v; size_t n, cap; int failed; } Keys;
 static void collect_keys(const Nodes *k, uint32_t arc, int depth, uint64_t key, Keys *out) {
     for (uint32_t j = arc; j && j < k->n && !out->failed; j++) {
         uint32_t node = k->v[j];
-        uint64_t kk = key + TILE_KEY[node >> 24];
+        uint64_t kk = key + TILE_KEY[node >> TILE_SHIFT];
         if ((node & ACCEPTS_BIT) && depth + 1 >= RACK_SIZE) {
             if (out->n == out->cap) {
                 size_t cap = out->cap ? 2 * out->cap : 4096;
@@ -1092,12 +1082,18 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "atril._movegen", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
+static const EngineConstant CONSTANTS[] = {
+    ENGINE_CONSTANT(RECORD_SIZE),    ENGINE_CONSTANT(RECORD_SCORE), ENGINE_CONSTANT(RECORD_KIND),
+    ENGINE_CONSTANT(RECORD_DIR),     ENGINE_CONSTANT(RECORD_ROW),   ENGINE_CONSTANT(RECORD_COL),
+    ENGINE_CONSTANT(RECORD_LEN),     ENGINE_CONSTANT(RECORD_NPLACED),
+    ENGINE_CONSTANT(RECORD_TILES),   ENGINE_CONSTANT(RECORD_EQUITY), ENGINE_CONSTANT(KIND_PLAY),
+    ENGINE_CONSTANT(KIND_EXCHANGE),  ENGINE_CONSTANT(KIND_PASS),    ENGINE_CONSTANT(NEW_BIT),
+    {NULL, 0},
+};
+
 PyMODINIT_FUNC PyInit__movegen(void) {
     for (int t = 0; t < 256; t++) TILE_KEY[t] = mix64(0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1));
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "RECORD_SIZE", (long)sizeof(Rec)) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
+    if (m && add_engine_constants(m, CONSTANTS) < 0) Py_CLEAR(m);
     return m;
 }

@@ -22,15 +22,27 @@ GADDAG path ``ci..c1 ^`` points straight into the DAWG node for ``c1..ci``. The 
 depth-first, parents before children, DAWG before GADDAG (wolges' "MagpieMerged"). The heavy
 building runs in C (``atril._kwg``); ``build_reference`` is the same algorithm in pure Python,
 kept as the readable specification and the test oracle (both give identical arrays).
+
+Every graph is checked before anything walks it (``Kwg.check``, in C): a file is not trusted.
+The move generator reads arcs and sibling lists without bounds checks, and counting or listing
+the words of a cyclic or exponentially branching graph would never end, so a ``Kwg`` is only
+made from nodes that pass: arcs inside the array, every sibling list ending inside it and
+strictly increasing by tile, no cycle, no path of more than ``MAX_DEPTH`` tiles, no node that
+leads to no word, no separator in a DAWG word, at most ``MAX_WORDS`` (ten million) words in
+the DAWG — counted per node, a DAG count, never word by word — and a GADDAG with one accepted
+path per tile of each word.
+The bit constants and limits come from the C header ``atril_engine.h``, defined once.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from array import array
+from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from .errors import AtrilError
 
@@ -39,12 +51,30 @@ try:
 except ImportError:  # pragma: no cover - only when the extension was not built
     _native = None
 
-ARC_MASK = 0x3FFFFF
-IS_END_BIT = 0x400000
-ACCEPTS_BIT = 0x800000
-SEPARATOR = 0
+
+def engine_constants(module: object | None) -> dict[str, int]:
+    """The numbers shared with the C engine, all defined in ``atril_engine.h``: the compiled
+    module's attributes (what the running C code was built with), or the header's ``#define``
+    lines in a source tree whose extensions are not built."""
+    if module is not None:
+        return {name: value for name, value in vars(module).items()
+                if name.isupper() and isinstance(value, int)}
+    header = resources.files("atril").joinpath("atril_engine.h").read_text(encoding="utf-8")
+    return {m[1]: int(m[2], 0) for m in
+            re.finditer(r"^#define ([A-Z_]+) (0x[0-9A-Fa-f]+|[0-9]+)u?$", header, re.M)}
+
+
+_C = engine_constants(_native)
+TILE_SHIFT: int = _C["TILE_SHIFT"]
+ARC_MASK: int = _C["ARC_MASK"]
+IS_END_BIT: int = _C["IS_END_BIT"]
+ACCEPTS_BIT: int = _C["ACCEPTS_BIT"]
+SEPARATOR: int = _C["SEPARATOR"]
 #: most nodes the 22-bit arc field can address.
-MAX_NODES = ARC_MASK + 1
+MAX_NODES: int = _C["MAX_NODES"]
+#: most words a DAWG may hold, and most tiles on any path of a graph (checked on loading).
+MAX_WORDS: int = _C["MAX_WORDS"]
+MAX_DEPTH: int = _C["MAX_DEPTH"]
 
 
 class KwgError(AtrilError):
@@ -54,34 +84,63 @@ class KwgError(AtrilError):
 Word = Sequence[int]
 
 
+class Shape(NamedTuple):
+    """What checking a graph measured: the DAWG's words, their tiles in total and the most in
+    one; the GADDAG's accepted paths (None until its walk is done); the tiles any node holds,
+    as a bit set (bit ``t`` for tile ``t``)."""
+
+    words: int
+    tiles: int
+    longest: int
+    gaddag_paths: int | None
+    tile_set: int
+
+
 class Kwg:
-    """A KWG node array with lookup and traversal helpers.
+    """A checked KWG node array with lookup and traversal helpers.
 
     ``nodes`` is an ``array('I')`` of node values in the host's byte order (files and
     ``to_bytes`` are little-endian); it supports the buffer protocol, so C code such as the move
-    generator reads it as ``const uint32_t *`` with no copy.
+    generator reads it as ``const uint32_t *`` with no copy. It was checked when the ``Kwg`` was
+    made (see the module docstring) and must not be changed afterwards.
     """
 
-    __slots__ = ("nodes", "_masks", "__weakref__")
+    __slots__ = ("nodes", "shape", "_masks", "__weakref__")
 
-    def __init__(self, nodes: array) -> None:
+    def __init__(self, nodes: array, *, check_gaddag: bool = True) -> None:
+        """Check the nodes: ``KwgError`` unless every walk of them is safe. The GADDAG's walk
+        (nine nodes in ten, about 10 ms for ES09) may wait, with ``check_gaddag=False``, until
+        the GADDAG is first used: for bytes atril checked in full when it built them (its
+        lexicon cache). The rest, all the move generator and the word walks rely on, is
+        checked now."""
         if nodes.typecode != "I" or nodes.itemsize != 4:
             raise KwgError("los nodos de un KWG son un array('I') de 32 bits")
         self.nodes = nodes
         self._masks: bytes | None = None
+        self.shape = _check(nodes, gaddag=check_gaddag)
+
+    def check(self) -> Shape:
+        """The whole graph checked, the GADDAG included (its walk is done once)."""
+        if self.shape.gaddag_paths is None:
+            self.shape = _check(self.nodes, gaddag=True)
+        return self.shape
+
+    @property
+    def has_gaddag(self) -> bool:
+        """Whether the graph has a GADDAG (see ``_has_gaddag``)."""
+        return _has_gaddag(self.nodes)
 
     @property
     def child_masks(self) -> bytes:
         """Per node, the set of tiles (bit ``t``, tiles below 32) of it and its later siblings,
         host-order ``uint32``; ``masks[0]`` is empty. With it the move generator finds a
         child in one step: ``arc + popcount(masks[arc] & ((1 << t) - 1))``. Made on first use
-        (a few milliseconds, as much memory again as the nodes)."""
+        (a few milliseconds, as much memory again as the nodes), once the GADDAG, which the
+        generator walks, is checked."""
         if self._masks is None:
-            try:
-                self._masks = (_native.child_masks(self.nodes) if _native is not None
-                               else _child_masks_python(self.nodes))
-            except ValueError as exc:
-                raise KwgError(f"KWG dañado: {exc}") from None
+            self.check()
+            self._masks = (_native.child_masks(self.nodes) if _native is not None
+                           else _child_masks_python(self.nodes))
         return self._masks
 
     # --- building -------------------------------------------------------------------------
@@ -104,7 +163,7 @@ class Kwg:
             raise KwgError(str(exc)) from None
         except ValueError:  # an empty word: two separators in a row
             raise KwgError("una palabra vacía no cabe en un KWG") from None
-        return cls.from_bytes(data, check=False)
+        return cls.from_bytes(data)
 
     @classmethod
     def build_reference(cls, words: Iterable[Word]) -> Kwg:
@@ -116,17 +175,15 @@ class Kwg:
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, *, check: bool = True) -> Kwg:
-        """Nodes from little-endian bytes; ``check`` verifies every arc stays inside the array."""
+        """Nodes from little-endian bytes, checked (``check=False``: the GADDAG's walk waits
+        for its first use, see ``__init__``)."""
         if len(data) % 4 or len(data) < 8:
             raise KwgError("un KWG es una lista de nodos de 4 bytes, al menos dos")
         nodes = array("I")
         nodes.frombytes(data)
         if sys.byteorder == "big":  # pragma: no cover
             nodes.byteswap()
-        kwg = cls(nodes)
-        if check:
-            kwg.check()
-        return kwg
+        return cls(nodes, check_gaddag=check)
 
     def to_bytes(self) -> bytes:
         """Little-endian bytes, as a ``.kwg`` file holds them."""
@@ -148,21 +205,6 @@ class Kwg:
     def write(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_bytes(self.to_bytes())
 
-    def check(self) -> None:
-        """Raise ``KwgError`` unless every arc points inside the array and every list ends."""
-        if _native is not None:
-            try:
-                _native.check(self.nodes)
-            except ValueError as exc:
-                raise KwgError(f"KWG dañado: {exc}") from None
-            return
-        n = len(self.nodes)
-        for i, node in enumerate(self.nodes):
-            if (node & ARC_MASK) >= n:
-                raise KwgError(f"KWG dañado: el nodo {i} apunta fuera ({node & ARC_MASK} ≥ {n})")
-        if n and not self.nodes[n - 1] & IS_END_BIT:
-            raise KwgError("KWG dañado: la última lista de hermanos no termina")
-
     # --- node helpers (for readers such as the move generator) ----------------------------
 
     def __len__(self) -> int:
@@ -175,11 +217,13 @@ class Kwg:
 
     @property
     def gaddag_root(self) -> int:
-        """Index of the first node of the GADDAG root list (0 if there is none)."""
+        """Index of the first node of the GADDAG root list (0 if there is none), once the
+        GADDAG is checked."""
+        self.check()
         return self.nodes[1] & ARC_MASK
 
     def tile(self, node: int) -> int:
-        return self.nodes[node] >> 24
+        return self.nodes[node] >> TILE_SHIFT
 
     def arc(self, node: int) -> int:
         return self.nodes[node] & ARC_MASK
@@ -211,7 +255,7 @@ class Kwg:
         i = first
         while True:
             node = nodes[i]
-            t = node >> 24
+            t = node >> TILE_SHIFT
             if t == tile:
                 return i
             if t > tile or node & IS_END_BIT:
@@ -267,7 +311,7 @@ class Kwg:
                 i += 1
                 stack[-1] = i
                 node = nodes[i]
-            prefix.append(node >> 24)
+            prefix.append(node >> TILE_SHIFT)
             if node & ACCEPTS_BIT:
                 yield tuple(prefix)
             if node & ARC_MASK:
@@ -280,16 +324,122 @@ def _child_masks_python(nodes: array) -> bytes:
     following = 0
     for i in range(len(nodes) - 1, -1, -1):
         node = nodes[i]
-        tile = node >> 24
+        tile = node >> TILE_SHIFT
         if node & IS_END_BIT:
             following = 0
-        elif i + 1 < len(nodes) and tile >= nodes[i + 1] >> 24:
-            raise ValueError(f"lista de hermanos desordenada en el nodo {i}")
         following |= (1 << tile) if tile < 32 else 0
         masks[i] = following
     if masks:
         masks[0] = 0
     return masks.tobytes()
+
+
+def _has_gaddag(nodes: array) -> bool:
+    """Whether ``nodes[1]`` points to a GADDAG: a root pointer (tile 0, end of list, not a
+    word) with a list to point to. In a wolges DAWG-only file it is the DAWG's first node."""
+    return nodes[1] & ~ARC_MASK == IS_END_BIT and nodes[1] & ARC_MASK != 0
+
+
+def _check(nodes: array, *, gaddag: bool) -> Shape:
+    """``_kwg.check`` (or its Python twin) with its verdicts as ``KwgError``, and the GADDAG
+    held to the DAWG: a GADDAG made from it has one accepted path per tile of each word."""
+    try:
+        shape = Shape(*(_native.check(nodes, gaddag) if _native is not None
+                        else _check_python(nodes, gaddag)))
+    except ValueError as exc:
+        raise KwgError(f"KWG dañado: {exc}") from None
+    if shape.gaddag_paths not in (None, shape.tiles) and _has_gaddag(nodes):
+        raise KwgError(f"KWG dañado: el GADDAG no corresponde al DAWG ({shape.gaddag_paths} "
+                       f"caminos para {shape.tiles} fichas en sus palabras)")
+    return shape
+
+
+_UINT32_MAX = 0xFFFFFFFF
+_NEW, _OPEN, _DONE = 0, 1, 2
+
+
+def _check_python(nodes: array, gaddag: bool) -> tuple[int, int, int, int | None, int]:
+    """The reference for ``_kwg.check``: the same rules, in the same order, with the same
+    messages and results (slow: the fallback, and the C code's test oracle)."""
+    n = len(nodes)
+    if n > MAX_NODES:
+        raise ValueError(f"el KWG tiene {n} nodos; el formato admite como mucho {MAX_NODES}")
+    tile_set = 0
+    for i, node in enumerate(nodes):
+        tile_set |= 1 << (node >> TILE_SHIFT)
+        if node & ARC_MASK >= n:
+            raise ValueError(f"el nodo {i} apunta fuera ({node & ARC_MASK} ≥ {n})")
+        if node & IS_END_BIT:
+            continue
+        if i + 1 == n:
+            raise ValueError("la última lista de hermanos no termina")
+        tile, following = node >> TILE_SHIFT, nodes[i + 1] >> TILE_SHIFT
+        if tile >= following:
+            raise ValueError(f"lista de hermanos desordenada en el nodo {i} (ficha {tile} "
+                             f"antes de la {following})")
+    mark = bytearray(n)  # _NEW, _OPEN, or _DONE + the node's height
+    paths = [0] * n
+    tiles = [0] * n
+    in_dawg = True
+
+    def add(a: int, b: int) -> int:
+        return min(a + b, _UINT32_MAX)
+
+    def visit(start: int, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise ValueError(f"el KWG tiene caminos de más de {MAX_DEPTH} fichas")
+        last = start
+        while True:
+            node = nodes[last]
+            arc = node & ARC_MASK
+            mark[last] = _OPEN
+            if in_dawg and node >> TILE_SHIFT == SEPARATOR:
+                raise ValueError(f"el nodo {last} del DAWG tiene la ficha {SEPARATOR}, el "
+                                 "separador del GADDAG")
+            if arc and mark[arc] < _DONE:
+                if mark[arc] == _OPEN:
+                    raise ValueError(f"el KWG tiene un ciclo: el nodo {last} lleva de vuelta "
+                                     f"al nodo {arc}")
+                visit(arc, depth + 1)
+            if node & IS_END_BIT or mark[last + 1] >= _DONE:
+                break
+            if mark[last + 1] == _OPEN:
+                raise ValueError(f"el KWG tiene un ciclo: el nodo {last} lleva de vuelta al "
+                                 f"nodo {last + 1}")
+            last += 1
+        for i in range(last, start - 1, -1):
+            node = nodes[i]
+            arc = node & ARC_MASK
+            p = 1 if node & ACCEPTS_BIT else 0
+            t, height = p, 1
+            if arc:
+                p = add(p, paths[arc])
+                t = add(t, add(tiles[arc], paths[arc]))
+                height += mark[arc] - _DONE
+            if not p:
+                raise ValueError(f"el nodo {i} no lleva a ninguna palabra")
+            if not node & IS_END_BIT:
+                p = add(p, paths[i + 1])
+                t = add(t, tiles[i + 1])
+                height = max(height, mark[i + 1] - _DONE)
+            if height + depth - 1 > MAX_DEPTH:
+                raise ValueError(f"el KWG tiene caminos de más de {MAX_DEPTH} fichas")
+            paths[i], tiles[i], mark[i] = p, t, _DONE + height
+
+    dawg, root = nodes[0] & ARC_MASK, nodes[1] & ARC_MASK
+    if dawg and mark[dawg] == _NEW:
+        visit(dawg, 1)
+    words = paths[dawg] if dawg else 0
+    if words > MAX_WORDS:
+        raise ValueError(f"el KWG tiene más de {MAX_WORDS} palabras")
+    gaddag_paths = None
+    if gaddag:
+        in_dawg = False
+        if root and mark[root] == _NEW:
+            visit(root, 1)
+        gaddag_paths = paths[root] if root else 0
+    return (words, tiles[dawg] if dawg else 0, mark[dawg] - _DONE if dawg else 0, gaddag_paths,
+            tile_set)
 
 
 def _checked_word(word: Word) -> tuple[int, ...]:
@@ -461,7 +611,7 @@ class _ReferenceBuilder:
                 continue
             while True:
                 np_ = nxt[p]
-                out[d] = ((self.tile[p] << 24) | (ACCEPTS_BIT if self.acc[p] else 0)
+                out[d] = ((self.tile[p] << TILE_SHIFT) | (ACCEPTS_BIT if self.acc[p] else 0)
                           | (IS_END_BIT if np_ == 0 else 0) | dest[self.arc[p]])
                 if np_ == 0:
                     break

@@ -28,7 +28,7 @@ import platformdirs
 
 from .errors import InvalidTextError, LexiconError
 from .kwg import Kwg, KwgError
-from .tiles import BLANK_BIT, TILES, strip_accents, tokenize_word
+from .tiles import BLANK_BIT, NUM_LETTERS, TILES, strip_accents, tokenize_word
 
 #: the bundled lists: id → (file in ``atril/data``, name shown to people).
 BUNDLED: dict[str, tuple[str, str]] = {
@@ -294,15 +294,42 @@ def _load_file(path: Path) -> Lexicon:
 
 
 def _load_kwg(path: Path, raw: bytes, id: str) -> Lexicon:
-    """A compiled graph from wolges or Macondo: already a KWG, so nothing to build or cache."""
+    """A compiled graph from wolges or Macondo: already a KWG, so nothing to build or cache,
+    but checked in full (``Kwg``) before anything walks it."""
     try:
         kwg = Kwg.from_bytes(raw)
-        count = sum(1 for _ in kwg.words())
+        problem = _unusable(kwg)
     except KwgError as exc:
-        raise LexiconError(f"«{path}» no es un archivo KWG válido: {exc}") from None
-    if not count:
-        raise LexiconError(f"el KWG «{path}» no contiene ninguna palabra")
+        problem = str(exc)
+    if problem:
+        raise LexiconError(f"«{path}» no es un archivo KWG válido: {problem}")
+    count = kwg.shape.words
     return Lexicon(id, path.name, kwg, count, LoadReport(source=str(path), kept=count))
+
+
+def _unusable(kwg: Kwg) -> str | None:
+    """Why a checked graph cannot be a Spanish lexicon for the engine, or None."""
+    if not kwg.shape.words:
+        return "no contiene ninguna palabra"
+    if not kwg.has_gaddag:
+        return "no tiene GADDAG (¿es un KWG solo de DAWG?), y el motor lo necesita"
+    foreign = [t for t in range(NUM_LETTERS + 1, 256) if kwg.shape.tile_set >> t & 1]
+    if foreign:
+        return (f"usa fichas que no son del alfabeto español (1..{NUM_LETTERS}): "
+                f"{', '.join(map(str, foreign))}; ¿es de otro idioma?")
+    return None
+
+
+def bundled_words(id: str = DEFAULT) -> list[tuple[int, ...]]:
+    """A bundled list's words as tile tuples, in tile order, read from its text with no graph
+    involved: the word list ``atril.reference`` checks the engine against."""
+    try:
+        filename = BUNDLED[id.upper()][0]
+    except KeyError:
+        raise LexiconError(_missing_message(id)) from None
+    text = lzma.decompress(resources.files("atril").joinpath("data", filename).read_bytes())
+    blob = _read_lines(text.decode("utf-8").splitlines(), LoadReport(source=id))
+    return [tuple(word) for word in sorted(blob.split(b"\x00"))]
 
 
 def _missing_message(spec: object) -> str:
@@ -353,9 +380,14 @@ def _read_cache(path: Path) -> Lexicon | None:
         if zlib.crc32(body) != crc:
             return None
         meta = json.loads(bytes(body[:meta_len]).decode("utf-8"))
-        kwg = Kwg.from_bytes(body[meta_len:])
+        # Written by atril from a graph it checked in full: the GADDAG's walk waits for its
+        # first use; the rest, all that walks rely on, is checked again here.
+        kwg = Kwg.from_bytes(body[meta_len:], check=False)
+        word_count = int(meta["word_count"])
+        if _unusable(kwg) or kwg.shape.words != word_count:
+            return None
         report = LoadReport(**meta["report"])
-        return Lexicon(meta["id"], meta["name"], kwg, int(meta["word_count"]), report)
+        return Lexicon(meta["id"], meta["name"], kwg, word_count, report)
     except (OSError, ValueError, KeyError, TypeError, struct.error):
         return None
 

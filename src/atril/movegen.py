@@ -13,7 +13,8 @@ Both return a ``MoveList``: a sequence of ``Candidate`` over one packed buffer, 
 made only when looked at (a mid-game position has thousands of moves; most are never read).
 
 The work is done by the C extension ``atril._movegen`` (Gordon's GADDAG algorithm, as in
-Macondo and wolges); if it is missing, ``atril.reference`` (pure Python, slow) stands in.
+Macondo and wolges), on a graph ``atril.kwg`` has checked; if it is missing,
+``atril.reference`` (pure Python, slow) stands in.
 ``best`` does not generate everything: it bounds what each anchor could score (MAGPIE's
 "shadow" play: best tiles on best squares, words unchecked, bingos only if the rack spells
 one) and walks the anchors from the highest bound down, stopping when none can win.
@@ -25,8 +26,10 @@ Conventions (as Quackle's, so move counts compare):
   word, across when both are equally long. ``rules.check_play`` scores it the same either way.
 * A blank is a separate move for each letter it stands for and each square it lies on, even
   when the rack also holds that letter.
-* Moves are sorted by score (``best``: by equity), then across before down, then by row,
-  column and word: the order is the same on every run and for the reference generator.
+* Moves are sorted by score (``best``: by equity), then plays before exchanges before the
+  pass, across before down, by row, column, and word: its length, the tiles it places, then
+  tile by tile letters before blanks, then by code. The order is the same on every run and
+  for the reference generator.
 
 Leave values (``best(..., leave_values=table)``): any object with
 
@@ -43,6 +46,7 @@ each node) is computed once per table object and cached.
 from __future__ import annotations
 
 import struct
+import sys
 import warnings
 import weakref
 from collections import Counter
@@ -51,7 +55,7 @@ from typing import Iterator, Protocol, Sequence, overload
 from . import tiles as T
 from .board import LETTER_MULTIPLIER, NUM_SQUARES, SIZE, WORD_MULTIPLIER, Board, square
 from .errors import InvalidPositionError
-from .kwg import Kwg
+from .kwg import Kwg, engine_constants
 from .move import EXCHANGE, PASS, PLAY, Move
 
 try:
@@ -66,12 +70,18 @@ else:
 
 __all__ = ["Candidate", "LeaveTable", "MoveList", "best", "generate"]
 
-#: the packed move record shared with the C code and the reference generator.
-RECORD = struct.Struct("<hBBBBBB16sfI")
-KIND_PLAY, KIND_EXCHANGE, KIND_PASS = 0, 1, 2
-NEW_BIT = 0x40  # in a record's word: a tile placed by this move
-if _native is not None:
-    assert _native.RECORD_SIZE == RECORD.size
+# The packed move record the C code returns: its size, field offsets, kinds and the mark of a
+# placed tile, as compiled (atril_engine.h).
+_C = engine_constants(_native)
+RECORD_SIZE = _C["RECORD_SIZE"]
+_SCORE, _KIND, _DIR, _ROW, _COL = (_C["RECORD_SCORE"], _C["RECORD_KIND"], _C["RECORD_DIR"],
+                                   _C["RECORD_ROW"], _C["RECORD_COL"])
+_LEN, _NPLACED, _TILES, _EQUITY = (_C["RECORD_LEN"], _C["RECORD_NPLACED"], _C["RECORD_TILES"],
+                                   _C["RECORD_EQUITY"])
+KIND_PLAY, KIND_EXCHANGE, KIND_PASS = _C["KIND_PLAY"], _C["KIND_EXCHANGE"], _C["KIND_PASS"]
+NEW_BIT = _C["NEW_BIT"]  # in a record's word: a tile placed by this move
+_SCORES = struct.Struct(f"={_SCORE}xh{RECORD_SIZE - _SCORE - 2}x")  # score alone, per record
+_EQUITY_FIELD = struct.Struct("=f")
 
 
 class LeaveTable(Protocol):
@@ -92,44 +102,48 @@ class Candidate:
 
     @property
     def score(self) -> int:
-        return int.from_bytes(self._rec[0:2], "little", signed=True)
+        return int.from_bytes(self._rec[_SCORE:_SCORE + 2], sys.byteorder, signed=True)
 
     @property
     def equity(self) -> float:
         """Score plus leave value (``best`` with a leave table); else the score."""
-        return RECORD.unpack(self._rec)[8]
+        return _EQUITY_FIELD.unpack_from(self._rec, _EQUITY)[0]
+
+    def _word(self) -> bytes:
+        """The record's tiles: the whole word (placed ones with ``NEW_BIT``), or the tiles an
+        exchange gives back."""
+        return self._rec[_TILES:_TILES + self._rec[_LEN]]
 
     @property
     def move(self) -> Move:
         """The play (whole word, blanks with ``BLANK_BIT``), exchange or pass."""
         rec = self._rec
-        kind = rec[2]
+        kind = rec[_KIND]
         if kind == KIND_PLAY:
-            word = tuple(t & ~NEW_BIT for t in rec[8:8 + rec[6]])
-            return Move(kind=PLAY, row=rec[4], col=rec[5], across=rec[3] == 0, tiles=word)
+            word = tuple(t & ~NEW_BIT for t in self._word())
+            return Move(kind=PLAY, row=rec[_ROW], col=rec[_COL], across=rec[_DIR] == 0,
+                        tiles=word)
         if kind == KIND_EXCHANGE:
-            return Move(kind=EXCHANGE, tiles=tuple(rec[8:8 + rec[6]]))
+            return Move(kind=EXCHANGE, tiles=tuple(self._word()))
         return Move(kind=PASS)
 
     @property
     def placed(self) -> tuple[tuple[int, int], ...]:
         """(square, tile) of each new tile, in reading order."""
         rec = self._rec
-        if rec[2] != KIND_PLAY:
+        if rec[_KIND] != KIND_PLAY:
             return ()
-        row, col, step = rec[4], rec[5], (1 if rec[3] == 0 else SIZE)
-        first = square(row, col)
+        first, step = square(rec[_ROW], rec[_COL]), (1 if rec[_DIR] == 0 else SIZE)
         return tuple((first + i * step, t & ~NEW_BIT)
-                     for i, t in enumerate(rec[8:8 + rec[6]]) if t & NEW_BIT)
+                     for i, t in enumerate(self._word()) if t & NEW_BIT)
 
     @property
     def used(self) -> tuple[int, ...]:
         """Rack tiles the move takes (a blank as ``BLANK``); for an exchange, those given back."""
-        rec = self._rec
-        if rec[2] == KIND_PLAY:
+        if self._rec[_KIND] == KIND_PLAY:
             return tuple(T.BLANK if t & T.BLANK_BIT else t & ~NEW_BIT
-                         for t in rec[8:8 + rec[6]] if t & NEW_BIT)
-        return tuple(rec[8:8 + rec[6]])
+                         for t in self._word() if t & NEW_BIT)
+        return tuple(self._word())
 
     @property
     def leave(self) -> tuple[int, ...]:
@@ -141,17 +155,16 @@ class Candidate:
     @property
     def bingo(self) -> bool:
         """All seven rack tiles played (art. 19)."""
-        return self._rec[2] == KIND_PLAY and self._rec[7] == T.RACK_SIZE
+        return self._rec[_KIND] == KIND_PLAY and self._rec[_NPLACED] == T.RACK_SIZE
 
     def __str__(self) -> str:
         """Spanish notation with the score: ``H8 CA(S)A 12``, ``cambio AEI 0``, ``paso 0``."""
         rec = self._rec
-        if rec[2] != KIND_PLAY:
+        if rec[_KIND] != KIND_PLAY:
             return f"{self.move.notation()} 0"
         shown = Board()
-        step = 1 if rec[3] == 0 else SIZE
-        first = square(rec[4], rec[5])
-        for i, t in enumerate(rec[8:8 + rec[6]]):
+        first, step = square(rec[_ROW], rec[_COL]), (1 if rec[_DIR] == 0 else SIZE)
+        for i, t in enumerate(self._word()):
             if not t & NEW_BIT:
                 shown[first + i * step] = t
         return f"{self.move.notation(shown)} {self.score}"
@@ -174,7 +187,7 @@ class MoveList(Sequence[Candidate]):
     def __init__(self, buf: bytes, rack: tuple[int, ...]):
         self._buf = buf
         self._rack = rack
-        self._n = len(buf) // RECORD.size
+        self._n = len(buf) // RECORD_SIZE
 
     def __len__(self) -> int:
         return self._n
@@ -192,17 +205,16 @@ class MoveList(Sequence[Candidate]):
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError("no hay tantas jugadas")
-        size = RECORD.size
-        return Candidate(self._buf[i * size:(i + 1) * size], self._rack)
+        return Candidate(self._buf[i * RECORD_SIZE:(i + 1) * RECORD_SIZE], self._rack)
 
     def __iter__(self) -> Iterator[Candidate]:
-        size, buf, rack = RECORD.size, self._buf, self._rack
-        for off in range(0, len(buf), size):
-            yield Candidate(buf[off:off + size], rack)
+        buf, rack = self._buf, self._rack
+        for off in range(0, len(buf), RECORD_SIZE):
+            yield Candidate(buf[off:off + RECORD_SIZE], rack)
 
     def scores(self) -> list[int]:
         """Every score, without making candidates."""
-        return [s[0] for s in struct.iter_unpack("<h30x", self._buf)]
+        return [s[0] for s in _SCORES.iter_unpack(self._buf)]
 
     def __repr__(self) -> str:
         head = ", ".join(str(c) for c in self[:3])
@@ -215,9 +227,8 @@ def generate(board: Board, rack: Sequence[int], lexicon, *, exchanges: bool = Fa
     exchange of at most ``bag_count`` tiles (art. 25) and the pass."""
     counts, rack_t = _check(board, rack)
     if _native is None:  # pragma: no cover
-        from . import reference
-        return reference.generate(board, rack_t, lexicon, exchanges=exchanges,
-                                  bag_count=bag_count)
+        return _by_reference("generate", board, rack_t, lexicon, exchanges=exchanges,
+                             bag_count=bag_count)
     bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
     kwg = _kwg(lexicon)
     return MoveList(_native.generate(board.squares, counts, kwg.nodes, kwg.child_masks, bag),
@@ -238,9 +249,8 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
     counts, rack_t = _check(board, rack)
     bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
     if _native is None:  # pragma: no cover
-        from . import reference
-        return reference.best(board, rack_t, lexicon, n=n, leave_values=leave_values,
-                              exchanges=exchanges, bag_count=bag_count)
+        return _by_reference("best", board, rack_t, lexicon, n=n, leave_values=leave_values,
+                             exchanges=exchanges, bag_count=bag_count)
     leaves = None if leave_values is None else _leave_buffers(leave_values)
     kwg = _kwg(lexicon)
     return MoveList(_native.best(board.squares, counts, kwg.nodes, kwg.child_masks,
@@ -296,6 +306,43 @@ def _kwg(lexicon) -> Kwg:
     if not isinstance(kwg, Kwg):
         raise TypeError("se esperaba un Lexicon o un Kwg")
     return kwg
+
+
+_REFERENCE_WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _by_reference(search: str, board: Board, rack: tuple[int, ...], lexicon, **options
+                  ) -> MoveList:
+    """``atril.reference``'s answer, packed as the C code packs it (the fallback). Its word
+    list is the graph's, read once per graph."""
+    from . import reference
+    kwg = _kwg(lexicon)
+    words = _REFERENCE_WORDS.get(kwg)
+    if words is None:
+        words = _REFERENCE_WORDS[kwg] = reference.Words(kwg.words())
+    found = getattr(reference, search)(board, rack, words, **options)
+    return MoveList(b"".join(map(_record, found)), rack)
+
+
+def _record(found) -> bytes:
+    """One ``reference.Found`` as a packed record."""
+    rec = bytearray(RECORD_SIZE)
+    move = found.move
+    struct.pack_into("=h", rec, _SCORE, found.score)
+    _EQUITY_FIELD.pack_into(rec, _EQUITY, found.equity)
+    if move.is_play:
+        placed = {sq for sq, _ in found.placed}
+        first, step = square(move.row, move.col), (1 if move.across else SIZE)
+        tiles = bytes(t | (NEW_BIT if first + i * step in placed else 0)
+                      for i, t in enumerate(move.tiles))
+        rec[_KIND], rec[_DIR], rec[_NPLACED] = KIND_PLAY, 0 if move.across else 1, len(placed)
+        rec[_ROW], rec[_COL] = move.row, move.col
+    else:
+        tiles = bytes(move.tiles)
+        rec[_KIND] = KIND_EXCHANGE if move.is_exchange else KIND_PASS
+    rec[_LEN] = len(tiles)
+    rec[_TILES:_TILES + len(tiles)] = tiles
+    return bytes(rec)
 
 
 _BINGO_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

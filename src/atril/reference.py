@@ -1,83 +1,133 @@
 """A brute-force move generator in pure Python: slow, short, and obviously right.
 
 It is the oracle the tests hold the C generator (``atril.movegen``) to, and the fallback when
-the extension is not built. It shares nothing with the fast path but the output type: it reads
-the lexicon's *word list* (not the KWG), tries from every start square of every line every way
-of filling the empty squares with rack tiles that keeps a word prefix, and asks
-``rules.check_play`` for each play's score. Conventions are those of ``atril.movegen``.
+the extension is not built. It shares no code with the fast path: it reads a plain word list
+(``Words``, made from tile tuples such as ``lexicon.bundled_words("ES09")``), not the KWG;
+checks its inputs itself; and answers with plain ``Found`` tuples. From every start square of
+every line it tries every way of filling the empty squares with rack tiles that keeps a word
+prefix, and asks ``rules.check_play`` for each play's score. Conventions, the order of the
+moves included, are those of ``atril.movegen`` (its docstring).
 """
 
 from __future__ import annotations
 
 import weakref
+from array import array
+from bisect import bisect_left
 from collections import Counter
 from itertools import combinations
-from typing import Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from . import tiles as T
-from .board import CENTER, SIZE, Board, square
-from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT
-from .move import Move
-from .movegen import (KIND_EXCHANGE, KIND_PASS, KIND_PLAY, NEW_BIT, RECORD, LeaveTable, MoveList,
-                      _check)
+from .board import CENTER, NUM_SQUARES, SIZE, Board, square
+from .errors import InvalidPositionError
+from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, TILE_SHIFT
+from .move import EXCHANGE, PASS, PLAY, Move
 from .rules import check_play
 
-__all__ = ["best", "generate"]
-
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+__all__ = ["Found", "Words", "best", "generate"]
 
 
-def _index(lexicon) -> tuple[frozenset, dict]:
-    """The lexicon's words, and each prefix of a word with the letters that may follow it,
-    as tuples of letter codes (cached per lexicon)."""
-    try:
-        return _INDEX[lexicon]
-    except (KeyError, TypeError):
-        pass
-    words = frozenset(tuple(w) for w in lexicon.words())
-    prefixes: dict[tuple[int, ...], set[int]] = {}
-    for w in words:
-        for i in range(len(w)):
-            prefixes.setdefault(w[:i], set()).add(w[i])
-    try:
-        _INDEX[lexicon] = (words, prefixes)
-    except TypeError:
-        pass
-    return words, prefixes
+class Words:
+    """A word list ready for the search: which words exist, and which letters can follow a
+    prefix (found by bisecting the sorted words, remembered once asked)."""
+
+    def __init__(self, words: Iterable[Sequence[int]]):
+        self._sorted = sorted({bytes(w) for w in words})
+        self._words = frozenset(self._sorted)
+        self._following: dict[bytes, bytes] = {}
+
+    def __contains__(self, word: bytes) -> bool:
+        return word in self._words
+
+    def following(self, prefix: bytes) -> bytes:
+        """The letters, ascending, that continue ``prefix`` towards some word."""
+        found = self._following.get(prefix)
+        if found is None:
+            words, depth, letters = self._sorted, len(prefix), bytearray()
+            i = bisect_left(words, prefix)
+            while i < len(words) and words[i].startswith(prefix):
+                if len(words[i]) == depth:  # the prefix itself
+                    i += 1
+                    continue
+                letters.append(words[i][depth])
+                if letters[-1] == 255:
+                    break
+                i = bisect_left(words, prefix + bytes([letters[-1] + 1]), i)
+            found = self._following[prefix] = bytes(letters)
+        return found
 
 
-def generate(board: Board, rack: Sequence[int], lexicon, *, exchanges: bool = False,
-             bag_count: int = 100) -> MoveList:
+class Found(NamedTuple):
+    """One move: equity (score + leave value, or the score, as a 32-bit float like the
+    engine's), score, the move, and the (square, tile) of each tile it places, in order."""
+
+    equity: float
+    score: int
+    move: Move
+    placed: tuple[tuple[int, int], ...]
+
+
+def generate(board: Board, rack: Sequence[int], words: Words, *, exchanges: bool = False,
+             bag_count: int = 100) -> list[Found]:
     """Every legal placement (and, with ``exchanges``, exchanges and the pass), sorted."""
-    _, rack_t = _check(board, rack)
-    words, prefixes = _index(lexicon)
-    records = [(float(r[0]), r) for r in _plays(board, rack_t, words, prefixes)]
+    rack_t = _checked(board, rack)
+    moves = list(_plays(board, rack_t, words))
     if exchanges:
-        records += [(0.0, r) for r in _exchanges(rack_t, bag_count)]
-    return _sorted(records, rack_t)
+        moves += _exchanges(rack_t, bag_count)
+    return _order((m[0], m) for m in moves)
 
 
-def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
-         leave_values: LeaveTable | None = None, exchanges: bool = False,
-         bag_count: int = 100) -> MoveList:
+def best(board: Board, rack: Sequence[int], words: Words, *, n: int = 1, leave_values=None,
+         exchanges: bool = False, bag_count: int = 100) -> list[Found]:
     """The top ``n`` by score, or by score + leave value: the slow way, every move valued."""
-    _, rack_t = _check(board, rack)
-    words, prefixes = _index(lexicon)
+    rack_t = _checked(board, rack)
     value = _leave_lookup(leave_values)
-    records = list(_plays(board, rack_t, words, prefixes))
+    moves = list(_plays(board, rack_t, words))
     if exchanges:
-        records += _exchanges(rack_t, bag_count)
+        moves += _exchanges(rack_t, bag_count)
     valued = []
-    for rec in records:
-        used = Counter(_used(rec))
+    for m in moves:
         left = Counter(rack_t)
-        left.subtract(used)
-        valued.append((rec[0] + value(tuple(sorted(left.elements()))), rec))
-    return MoveList(b"".join(_pack(e, r) for e, r in _order(valued)[:n]), rack_t)
+        left.subtract(_used(m))
+        valued.append((m[0] + value(tuple(sorted(left.elements()))), m))
+    return _order(valued)[:n]
 
 
-def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: dict):
-    """Record tuples (as ``movegen.RECORD`` without the equity) of every legal placement."""
+# A move while searching: (score, kind, across, row, col, tiles), tiles as the C records hold
+# them: the whole word with _NEW on the tiles placed, or the tiles an exchange gives back.
+_NEW = 0x100
+_KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
+
+
+def _checked(board: Board, rack: Sequence[int]) -> tuple[int, ...]:
+    """The rack, after checking that the board and rack could be a game's (art. 3, 6)."""
+    squares = getattr(board, "squares", None)
+    if not isinstance(squares, (bytes, bytearray)) or len(squares) != NUM_SQUARES:
+        raise InvalidPositionError("se esperaba un tablero (Board) de 15×15 casillas")
+    rack_t = tuple(rack)
+    if len(rack_t) > T.RACK_SIZE:
+        raise InvalidPositionError(f"el atril tiene {len(rack_t)} fichas; como mucho 7 (art. 6)")
+    uses = Counter()
+    for t in squares:
+        if t:
+            if t & ~T.BLANK_BIT not in range(1, T.NUM_LETTERS + 1):
+                raise InvalidPositionError(f"ficha desconocida en el tablero: {t!r}")
+            uses[T.BLANK if t & T.BLANK_BIT else t] += 1
+    for t in rack_t:
+        if type(t) is not int or t not in range(T.ALPHABET_SIZE):
+            raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
+        uses[t] += 1
+    for code, count in sorted(uses.items()):
+        if count > T.COUNTS[code]:
+            name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
+            raise InvalidPositionError(f"hay {count} {name} entre tablero y atril, pero el juego "
+                                       f"solo tiene {T.COUNTS[code]} (art. 3)")
+    return rack_t
+
+
+def _plays(board: Board, rack: tuple[int, ...], words: Words):
+    """Every legal placement as a search move (see _NEW)."""
     squares = board.squares
     first_move = not any(squares)
     counts = Counter(rack)
@@ -87,15 +137,15 @@ def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: dict
         """Fill ``cells[pos]`` every possible way and go on to the right."""
         sq = cells[pos]
         on_board = squares[sq]
-        following = prefixes.get(letters, ())
+        following = words.following(letters)
         if on_board:
             options = [(on_board, None)] if on_board & ~T.BLANK_BIT in following else []
         else:
-            options = [(t, t) for t in sorted(following) if counts[t]]
+            options = [(t, t) for t in following if counts[t]]
             if counts[T.BLANK]:
-                options += [(t | T.BLANK_BIT, T.BLANK) for t in sorted(following)]
+                options += [(t | T.BLANK_BIT, T.BLANK) for t in following]
         for tile, used in options:
-            word = letters + (tile & ~T.BLANK_BIT,)
+            word = letters + bytes([tile & ~T.BLANK_BIT])
             if used is not None:
                 key = (sq, word[-1], across)
                 if key not in cross_ok:
@@ -104,13 +154,13 @@ def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: dict
                 if not cross_ok[key]:
                     continue
                 counts[used] -= 1
-            new_tiles = tiles + [tile | (NEW_BIT if used is not None else 0)]
+            new_tiles = tiles + [tile | (_NEW if used is not None else 0)]
             rest = left - (used is not None)
             ends = pos == SIZE - 1 or not squares[cells[pos + 1]]
             if ends and word in words:
-                rec = _record(board, cells, across, start, new_tiles, first_move)
-                if rec is not None:
-                    yield rec
+                move = _placement(board, cells, across, start, new_tiles, first_move)
+                if move is not None:
+                    yield move
             if pos < SIZE - 1 and (squares[cells[pos + 1]] or rest):
                 yield from extend(cells, across, start, pos + 1, new_tiles, word, rest)
             if used is not None:
@@ -123,7 +173,7 @@ def _plays(board: Board, rack: tuple[int, ...], words: frozenset, prefixes: dict
                 if start > 0 and squares[cells[start - 1]]:
                     continue  # a word starts after an empty square or the edge
                 if _reaches(board, cells, across, start, len(rack), first_move):
-                    yield from extend(cells, across, start, start, [], (), len(rack))
+                    yield from extend(cells, across, start, start, [], b"", len(rack))
 
 
 def _reaches(board: Board, cells: list[int], across: bool, start: int, rack_size: int,
@@ -143,7 +193,7 @@ def _reaches(board: Board, cells: list[int], across: bool, start: int, rack_size
     return False
 
 
-def _cross_letters(board: Board, sq: int, tile: int, across: bool) -> tuple[int, ...]:
+def _cross_letters(board: Board, sq: int, tile: int, across: bool) -> bytes:
     """Letters of the perpendicular line through ``sq`` with ``tile`` on it."""
     row, col = divmod(sq, SIZE)
     dr, dc = (1, 0) if across else (0, 1)
@@ -154,12 +204,13 @@ def _cross_letters(board: Board, sq: int, tile: int, across: bool) -> tuple[int,
     while (r, c) == (row, col) or board.at(r, c):
         out.append(T.letter_of(tile if (r, c) == (row, col) else board.at(r, c)))
         r, c = r + dr, c + dc
-    return tuple(out)
+    return bytes(out)
 
 
-def _record(board, cells, across, start, tiles, first_move):
-    """The record of a complete word if it is a legal play and the canonical form of it."""
-    new = [i for i, t in enumerate(tiles) if t & NEW_BIT]
+def _placement(board, cells, across, start, tiles, first_move):
+    """The search move of a complete word if it is a legal play and the canonical form of it
+    (one-tile plays only along their longer word)."""
+    new = [i for i, t in enumerate(tiles) if t & _NEW]
     if not new or len(tiles) < 2:
         return None
     squares = cells[start:start + len(tiles)]
@@ -170,13 +221,12 @@ def _record(board, cells, across, start, tiles, first_move):
             board[n] for i in new for n in _perpendicular(squares[i], across)):
         return None  # touches nothing on the board
     if len(new) == 1:  # one tile: kept along its longer word, across on a tie
-        cross_len = len(_cross_letters(board, squares[new[0]], tiles[new[0]], across))
+        cross_len = len(_cross_letters(board, squares[new[0]], tiles[new[0]] & ~_NEW, across))
         if cross_len > len(tiles) or (not across and cross_len == len(tiles)):
             return None
     row, col = divmod(squares[0], SIZE)
-    word = tuple(t & ~NEW_BIT for t in tiles)
-    score = check_play(board, Move.play(row, col, across, word)).score
-    return (score, KIND_PLAY, 0 if across else 1, row, col, len(tiles), len(new), bytes(tiles))
+    score = check_play(board, Move.play(row, col, across, tuple(t & ~_NEW for t in tiles))).score
+    return (score, PLAY, across, row, col, tuple(tiles))
 
 
 def _perpendicular(sq: int, across: bool) -> list[int]:
@@ -190,20 +240,45 @@ def _exchanges(rack: tuple[int, ...], bag_count: int) -> list[tuple]:
     """Every distinct multiset of at most ``bag_count`` tiles given back, and the pass."""
     tiles = sorted(rack)
     given = {c for k in range(1, min(len(tiles), bag_count) + 1) for c in combinations(tiles, k)}
-    out = [(0, KIND_EXCHANGE, 0, 0, 0, len(g), 0, bytes(g)) for g in given]
-    return out + [(0, KIND_PASS, 0, 0, 0, 0, 0, b"")]
+    return [(0, EXCHANGE, True, 0, 0, g) for g in given] + [(0, PASS, True, 0, 0, ())]
 
 
-def _used(rec: tuple) -> tuple[int, ...]:
-    if rec[1] != KIND_PLAY:
-        return tuple(rec[7])
-    return tuple(T.BLANK if t & T.BLANK_BIT else t & ~NEW_BIT for t in rec[7] if t & NEW_BIT)
+def _used(move: tuple) -> tuple[int, ...]:
+    """Rack tiles a search move takes (a blank as ``BLANK``), or those an exchange gives."""
+    if move[1] != PLAY:
+        return move[5]
+    return tuple(T.BLANK if t & T.BLANK_BIT else t & ~_NEW for t in move[5] if t & _NEW)
+
+
+def _order(valued: Iterable[tuple[float, tuple]]) -> list[Found]:
+    """Sorted as ``atril.movegen`` documents: equity desc; plays, exchanges, pass; across
+    before down; row; column; then the word: its length, the tiles it places, and tile by
+    tile letters before blanks, then by code."""
+    def key(em: tuple[float, tuple]) -> tuple:
+        equity, (_, kind, across, row, col, tiles) = em
+        return (-equity, _KIND_ORDER[kind], not across, row, col, len(tiles),
+                sum(1 for t in tiles if t & _NEW),
+                tuple((t & T.BLANK_BIT, T.letter_of(t & ~_NEW)) for t in tiles))
+
+    out = []
+    rounded = [(array("f", [equity])[0], move) for equity, move in valued]
+    for equity, (score, kind, across, row, col, tiles) in sorted(rounded, key=key):
+        if kind == PLAY:
+            step = 1 if across else SIZE
+            placed = tuple((square(row, col) + i * step, t & ~_NEW)
+                           for i, t in enumerate(tiles) if t & _NEW)
+            move = Move(kind=PLAY, row=row, col=col, across=across,
+                        tiles=tuple(t & ~_NEW for t in tiles))
+        else:
+            placed, move = (), Move(kind=kind, tiles=tiles)
+        out.append(Found(equity, score, move, placed))
+    return out
 
 
 _RANKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _leave_lookup(table: LeaveTable | None):
+def _leave_lookup(table):
     """Value of a sorted leave: every leave of the table's DAWG ranked in Python (cached)."""
     if table is None:
         return lambda leave: 0.0
@@ -214,7 +289,7 @@ def _leave_lookup(table: LeaveTable | None):
         ranks = _ranks(memoryview(table.kwg_nodes).cast("B").cast("I"))
         try:
             _RANKS[table] = ranks
-        except TypeError:
+        except TypeError:  # not weakly referenceable: no cache
             pass
     return lambda leave: float(values[ranks[leave]]) if leave in ranks else 0.0
 
@@ -227,7 +302,7 @@ def _ranks(nodes: memoryview) -> dict[tuple[int, ...], int]:
         i = first
         while first:
             node = nodes[i]
-            word = prefix + (node >> 24,)
+            word = prefix + (node >> TILE_SHIFT,)
             if node & ACCEPTS_BIT:
                 ranks[word] = len(ranks)
             if node & ARC_MASK:
@@ -238,16 +313,3 @@ def _ranks(nodes: memoryview) -> dict[tuple[int, ...], int]:
 
     walk(nodes[0] & ARC_MASK, ())
     return ranks
-
-
-def _order(valued: list[tuple[float, tuple]]) -> list[tuple[float, tuple]]:
-    """Equity desc, then kind, direction, row, column, length, tiles (as the C code sorts)."""
-    return sorted(valued, key=lambda er: (-er[0], _pack(er[0], er[1])[2:24]))
-
-
-def _pack(equity: float, rec: tuple) -> bytes:
-    return RECORD.pack(*rec, equity, 0)
-
-
-def _sorted(records: list[tuple[float, tuple]], rack: tuple[int, ...]) -> MoveList:
-    return MoveList(b"".join(_pack(e, r) for e, r in _order(records)), rack)
