@@ -36,7 +36,7 @@
 #define LETTER_MASK 0x3F
 #define ALL_LETTERS 0x1FFFFFFEu /* bits 1..28 */
 #define RACK_SIZE 7
-#define BINGO_BONUS 50
+static int BINGO_BONUS; /* art. 19: set by configure() from atril.rules, the one place for it */
 #define MAX_LEAVES 128 /* sub-multisets of a 7-tile rack: at most 2^7 */
 
 static uint8_t VALUE[NCODES], COUNT[NCODES];
@@ -851,9 +851,11 @@ static int sort_recs(Gen *g) {
 
 static PyObject *py_configure(PyObject *self, PyObject *args) {
     Py_buffer v, n, lm, wm;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*", &v, &n, &lm, &wm)) return NULL;
+    int bingo;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*i", &v, &n, &lm, &wm, &bingo)) return NULL;
     int ok = v.len == NCODES && n.len == NCODES && lm.len == NSQ && wm.len == NSQ;
     if (ok) {
+        BINGO_BONUS = bingo;
         memcpy(VALUE, v.buf, NCODES);
         memcpy(COUNT, n.buf, NCODES);
         memcpy(LM, lm.buf, NSQ);
@@ -1071,7 +1073,7 @@ static PyObject *py_bingo_table(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef methods[] = {
-    {"configure", py_configure, METH_VARARGS, "Tile values and premium maps (from atril)."},
+    {"configure", py_configure, METH_VARARGS, "Tile values, premium maps and the bingo bonus (from atril)."},
     {"excess", py_excess, METH_VARARGS, "A tile code with more tiles than the game has, or -1."},
     {"generate", py_generate, METH_VARARGS, "Every legal move as sorted packed records."},
     {"best", py_best, METH_VARARGS, "The best n moves by equity as packed records."},

@@ -57,6 +57,7 @@ from .board import LETTER_MULTIPLIER, NUM_SQUARES, SIZE, WORD_MULTIPLIER, Board,
 from .errors import InvalidPositionError
 from .kwg import Kwg, engine_constants
 from .move import EXCHANGE, PASS, PLAY, Move
+from .rules import BINGO_BONUS
 
 try:
     from . import _movegen as _native
@@ -66,7 +67,7 @@ except ImportError:  # pragma: no cover - only when the extension was not built
                   RuntimeWarning, stacklevel=2)
 else:
     _native.configure(bytes(T.VALUES), bytes(T.COUNTS), bytes(LETTER_MULTIPLIER),
-                      bytes(WORD_MULTIPLIER))
+                      bytes(WORD_MULTIPLIER), BINGO_BONUS)
 
 __all__ = ["Candidate", "LeaveTable", "MoveList", "best", "generate"]
 
