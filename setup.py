@@ -1,4 +1,5 @@
-"""Native extensions: every ``src/atril/_*.c`` file becomes the module ``atril._*`` (built by pip)."""
+"""Native extensions: every ``src/atril/_*.c`` file becomes the module ``atril._*`` (built by pip);
+and the message catalogs, compiled for gettext."""
 
 import platform
 from pathlib import Path
@@ -16,4 +17,20 @@ extensions = [
     for path in sorted(Path("src/atril").glob("_*.c"))
 ]
 
+
+def compile_catalogs() -> None:
+    """Compile every message catalog (``src/atril/locale/*/LC_MESSAGES/*.po``, committed) to the
+    ``.mo`` file gettext reads (not committed), before any build: a wheel ships them as package
+    data, an editable install reads them where they are."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in sorted(Path("src/atril/locale").glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        with po.with_suffix(".mo").open("wb") as target:
+            write_mo(target, catalog)
+
+
+compile_catalogs()
 setup(ext_modules=extensions)

@@ -3,7 +3,7 @@
 import pytest
 
 from atril.errors import IllegalMoveError
-from atril.game import PLAY, VERDICTS, VOID, WITHDRAWN, Game
+from atril.game import PLAY, VOID, WITHDRAWN, Game, verdict
 from atril.lexicon import Lexicon
 
 # A real lexicon, small: the words these positions use.
@@ -24,7 +24,7 @@ def test_a_valid_play_stands_and_the_challenge_costs_nothing(lexicon):  # art. 3
     game = new_game(lexicon)
     game.play("H8 CASA")
     assert game.challenge() is True
-    assert VERDICTS[True] == "jugada correcta"  # art. 40
+    assert verdict(True) == "jugada correcta"  # art. 40
     turn = game.history[-1]
     assert turn.kind == PLAY and turn.challenged and turn.points == 12
     assert game.scores == [12, 0]  # no penalty for Luis

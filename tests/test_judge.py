@@ -8,8 +8,10 @@ from click.testing import CliRunner
 
 from atril.cli import main
 from atril.errors import InvalidTextError
-from atril.judge import CORRECT, INVALID, JudgmentLog, judge, split_words
+from atril.judge import JudgmentLog, judge, split_words
 from atril.lexicon import Lexicon
+
+CORRECT, INVALID = "JUGADA CORRECTA", "JUGADA NO VÁLIDA"  # art. 40
 
 WORDS = ["casa", "perro", "charro", "llave", "año", "chocho"]
 
@@ -20,9 +22,9 @@ def lexicon() -> Lexicon:
 
 
 def test_verdicts(lexicon):
-    assert judge(lexicon, ["casa"]).verdict == CORRECT == "JUGADA CORRECTA"
+    assert judge(lexicon, ["casa"]).verdict == CORRECT
     assert judge(lexicon, ["CASA", "Perro", "chárro", "AÑO"]).valid  # case and accents ignored
-    assert judge(lexicon, ["casa", "cosa"]).verdict == INVALID == "JUGADA NO VÁLIDA"
+    assert judge(lexicon, ["casa", "cosa"]).verdict == INVALID
     assert not judge(lexicon, ["ano"]).valid  # ñ is its own letter
 
 

@@ -13,6 +13,7 @@ from typing import Iterable
 from . import tiles as T
 from .board import Board
 from .errors import IllegalMoveError
+from .i18n import _
 from .move import format_rack
 
 
@@ -55,7 +56,7 @@ class Bag:
         rng = random.Random(f"{self.seed}:{self.draws}")
         self.draws += 1
         picked = []
-        for _ in range(n):
+        for _tile in range(n):
             picked.append(self._tiles.pop(rng.randrange(len(self._tiles))))
         return tuple(picked)
 
@@ -66,7 +67,8 @@ class Bag:
         for t in tiles:
             if t not in remaining:
                 raise IllegalMoveError(
-                    f"no quedan en la bolsa las fichas {format_rack(tiles)}", "3")
+                    _("no quedan en la bolsa las fichas {tiles}").format(tiles=format_rack(tiles)),
+                    "3")
             remaining.remove(t)
         self._tiles = remaining
         self.draws += 1
@@ -84,8 +86,8 @@ class Bag:
         tiles = tuple(tiles)
         if len(tiles) > len(self._tiles):
             raise IllegalMoveError(
-                f"para cambiar {len(tiles)} fichas la bolsa debe tener al menos {len(tiles)}; "
-                f"quedan {len(self._tiles)}", "25")
+                _("para cambiar {tiles} fichas la bolsa debe tener al menos {need}; quedan {left}")
+                .format(tiles=len(tiles), need=len(tiles), left=len(self._tiles)), "25")
         new = self.draw(len(tiles)) if drawn is None else self.take(drawn)
         self.put_back(tiles)
         return new

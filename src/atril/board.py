@@ -11,6 +11,7 @@ from typing import Iterator
 
 from . import tiles as T
 from .errors import InvalidPositionError, InvalidTextError
+from .i18n import _
 
 SIZE = 15
 NUM_SQUARES = SIZE * SIZE
@@ -55,7 +56,7 @@ def square_name(sq: int) -> str:
 
 def parse_square(text: str) -> int:
     """Index of a square named in Spanish notation (``H8``); direction is not implied here."""
-    row, col, _ = parse_coordinate(text)
+    row, col, _across = parse_coordinate(text)
     return square(row, col)
 
 
@@ -68,7 +69,7 @@ def parse_coordinate(text: str, *, gcg: bool = False) -> tuple[int, int, bool]:
     raw = text
     text = text.strip().upper()
     if not text:
-        raise InvalidTextError("falta la coordenada (p. ej. H8 en horizontal, 8H en vertical)")
+        raise InvalidTextError(_("falta la coordenada (p. ej. H8 en horizontal, 8H en vertical)"))
     letter_first = text[0].isalpha()
     if letter_first:
         letter, digits = text[0], text[1:]
@@ -76,11 +77,12 @@ def parse_coordinate(text: str, *, gcg: bool = False) -> tuple[int, int, bool]:
         digits, letter = text[:-1], text[-1]
     if not digits.isdigit() or letter not in ROWS:
         raise InvalidTextError(
-            f"coordenada «{raw}» no válida: se espera una letra A–O y un número 1–15, "
-            "como H8 (horizontal) u 8H (vertical)")
+            _("coordenada «{text}» no válida: se espera una letra A–O y un número 1–15, "
+              "como H8 (horizontal) u 8H (vertical)").format(text=raw))
     number = int(digits)
     if not 1 <= number <= SIZE:
-        raise InvalidTextError(f"coordenada «{raw}» fuera del tablero: los números van de 1 a 15")
+        raise InvalidTextError(_("coordenada «{text}» fuera del tablero: los números van de 1 a "
+                                 "15").format(text=raw))
     index = ROWS.index(letter)
     if gcg:
         # GCG: number = row, letter = column; number first = across.
@@ -108,7 +110,7 @@ class Board:
             self.squares = _parse_rows(squares)
         else:
             if len(squares) != NUM_SQUARES:
-                raise InvalidPositionError("un tablero tiene 15×15 casillas")
+                raise InvalidPositionError(_("un tablero tiene 15×15 casillas"))
             self.squares = bytearray(squares)
 
     def copy(self) -> Board:
@@ -189,7 +191,8 @@ class Board:
                 parts.append(f"{text:>{cells}}")
             lines.append(f" {ROWS[r]} " + "".join(parts))
         if premiums:
-            lines.append("   · 2L   : 3L   = 2W   # 3W   ★ salida   minúscula = comodín")
+            # TRANSLATORS: the board's legend; the marks and premium names stay as they are.
+            lines.append("   " + _("· 2L   : 3L   = 2W   # 3W   ★ salida   minúscula = comodín"))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -206,7 +209,8 @@ def _parse_rows(text: str) -> bytearray:
     """The squares of a CGP board field; InvalidPositionError naming the row at fault."""
     rows = text.split("/")
     if len(rows) != SIZE:
-        raise InvalidPositionError(f"CGP: el tablero tiene {len(rows)} filas; deben ser 15")
+        raise InvalidPositionError(
+            _("CGP: el tablero tiene {rows} filas; deben ser 15").format(rows=len(rows)))
     squares = bytearray(NUM_SQUARES)
     for r, row in enumerate(rows):
         c = 0
@@ -216,17 +220,19 @@ def _parse_rows(text: str) -> bytearray:
                 continue
             if token == "?":
                 raise InvalidPositionError(
-                    f"CGP: fila {r + 1}: un comodín en el tablero se escribe con la letra que "
-                    "representa, en minúscula")
+                    _("CGP: fila {row}: un comodín en el tablero se escribe con la letra que "
+                      "representa, en minúscula").format(row=r + 1))
             try:
                 (tile,) = T.tokenize_machine(token)
             except (InvalidTextError, ValueError) as exc:
-                raise InvalidPositionError(f"CGP: fila {r + 1}: {exc}") from None
+                raise InvalidPositionError(
+                    _("CGP: fila {row}: {error}").format(row=r + 1, error=exc)) from None
             if c >= SIZE:
                 break
             squares[r * SIZE + c] = tile
             c += 1
         if c != SIZE:
             raise InvalidPositionError(
-                f"CGP: la fila {r + 1} («{row}») tiene {c} casillas; deben ser 15")
+                _("CGP: la fila {row} («{text}») tiene {squares} casillas; deben ser 15")
+                .format(row=r + 1, text=row, squares=c))
     return squares

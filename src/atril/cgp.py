@@ -10,6 +10,7 @@ import re
 from . import tiles as T
 from .board import Board
 from .errors import InvalidPositionError, InvalidTextError
+from .i18n import _
 from .position import DEFAULT_LEXICON, Position
 from .rack import format_rack
 
@@ -18,13 +19,13 @@ from .rack import format_rack
 def loads(text: str) -> Position:
     """Read a CGP line; every error says which part is wrong."""
     if not isinstance(text, str) or not text.strip():
-        raise InvalidPositionError("CGP vacío: se espera «tablero atriles puntos ceros [ops]»")
-    head, _, ops_text = text.strip().partition(" ")
+        raise InvalidPositionError(_("CGP vacío: se espera «tablero atriles puntos ceros [ops]»"))
+    head, _space, ops_text = text.strip().partition(" ")
     fields = [head] + ops_text.split(maxsplit=3)
     if len(fields) < 4:
         raise InvalidPositionError(
-            "CGP incompleto: se esperan tablero, atriles (A/B), puntuaciones (N/M) y número de "
-            "turnos sin puntos")
+            _("CGP incompleto: se esperan tablero, atriles (A/B), puntuaciones (N/M) y número de "
+              "turnos sin puntos"))
     board = Board(fields[0])
     racks = _racks(fields[1])
     scores = _scores(fields[2])
@@ -34,7 +35,8 @@ def loads(text: str) -> Position:
             raise ValueError
     except ValueError:
         raise InvalidPositionError(
-            f"CGP: «{fields[3]}» no es un número de turnos sin puntos") from None
+            _("CGP: «{text}» no es un número de turnos sin puntos").format(text=fields[3])
+        ) from None
     ops = _ops(fields[4] if len(fields) > 4 else "")
     return Position(board=board, racks=racks, scores=scores, zero_turns=zero_turns, ops=ops)
 
@@ -53,16 +55,19 @@ def dumps(position: Position) -> str:
 def _racks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     parts = text.split("/")
     if len(parts) != 2:
-        raise InvalidPositionError(f"CGP: los atriles se escriben «ATRIL1/ATRIL2», no «{text}»")
+        raise InvalidPositionError(
+            _("CGP: los atriles se escriben «ATRIL1/ATRIL2», no «{text}»").format(text=text))
     racks = []
     for i, part in enumerate(parts):
         try:
             rack = T.tokenize_machine(part)
         except InvalidTextError as exc:
-            raise InvalidPositionError(f"CGP: atril {i + 1}: {exc}") from None
+            raise InvalidPositionError(
+                _("CGP: atril {rack}: {error}").format(rack=i + 1, error=exc)) from None
         if any(t & T.BLANK_BIT for t in rack):
             raise InvalidPositionError(
-                f"CGP: atril {i + 1}: las letras van en mayúscula y el comodín es «?»")
+                _("CGP: atril {rack}: las letras van en mayúscula y el comodín es «?»").format(
+                    rack=i + 1))
         racks.append(rack)
     return racks[0], racks[1]
 
@@ -70,7 +75,8 @@ def _racks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def _scores(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"(-?\d+)/(-?\d+)", text)
     if not match:
-        raise InvalidPositionError(f"CGP: las puntuaciones se escriben «N/M», no «{text}»")
+        raise InvalidPositionError(
+            _("CGP: las puntuaciones se escriben «N/M», no «{text}»").format(text=text))
     return int(match.group(1)), int(match.group(2))
 
 
@@ -80,6 +86,6 @@ def _ops(text: str) -> dict[str, str]:
         chunk = chunk.strip()
         if not chunk:
             continue
-        name, _, operands = chunk.partition(" ")
+        name, _space, operands = chunk.partition(" ")
         ops[name] = operands.strip()
     return ops

@@ -22,6 +22,8 @@ import math
 import time
 from typing import Callable
 
+from .i18n import _
+
 CORRIDO = "corrido"
 NO_CORRIDO = "no corrido"
 MODES = (CORRIDO, NO_CORRIDO)
@@ -42,7 +44,8 @@ class Clock:
                  turn_seconds: float | None = None, game_minutes: float | None = None,
                  time_source: TimeSource = time.time):
         if mode not in MODES:
-            raise ValueError(f"modo de tiempo desconocido «{mode}»: «corrido» o «no corrido»")
+            raise ValueError(_("modo de tiempo desconocido «{mode}»: «corrido» o «no corrido»")
+                             .format(mode=mode))
         self.minutes = minutes
         self.mode = mode
         self.turn_seconds = turn_seconds

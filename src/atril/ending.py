@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from . import tiles as T
+from .i18n import N_, _, ngettext
 from .move import EXCHANGE, PASS, PLAY
 from .rack import Rack
 
@@ -27,14 +28,14 @@ if TYPE_CHECKING:
 
 WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
 
-#: end reasons: code → (article of the 2009 text, Spanish text).
+#: end reasons: code → (article of the 2009 text, Spanish text: a msgid).
 END_REASONS: dict[str, tuple[str, str]] = {
-    "out": ("45.4", "un jugador ha colocado todas sus fichas y la bolsa está vacía"),
-    "passes": ("45.2", "ambos jugadores han pasado dos veces seguidas"),
-    "scoreless": ("45.3", "doce turnos seguidos de pases, jugadas no válidas o cambios"),
-    "blocked": ("45.1", "ningún jugador puede colocar fichas"),
-    "time": ("45.5", "se ha acabado el tiempo de la partida"),
-    "overtime": ("35", "un jugador ha superado el límite de tiempo extra"),
+    "out": ("45.4", N_("un jugador ha colocado todas sus fichas y la bolsa está vacía")),
+    "passes": ("45.2", N_("ambos jugadores han pasado dos veces seguidas")),
+    "scoreless": ("45.3", N_("doce turnos seguidos de pases, jugadas no válidas o cambios")),
+    "blocked": ("45.1", N_("ningún jugador puede colocar fichas")),
+    "time": ("45.5", N_("se ha acabado el tiempo de la partida")),
+    "overtime": ("35", N_("un jugador ha superado el límite de tiempo extra")),
 }
 #: the turns that score nothing: what 45.3 counts, and a CGP's zero-turn count.
 SCORELESS = (PASS, WITHDRAWN, EXCHANGE)
@@ -53,15 +54,33 @@ class Adjustment:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: ``reason`` code (see ``END_REASONS``), article, Spanish text, the
-    adjustments in order, final scores and the winner (None = a draw)."""
+    """How a game ended: ``reason`` code (see ``END_REASONS``), article, the adjustments in
+    order, final scores and the winner (None = a draw); ``name`` is the player the ending
+    names (who went out, 45.4; who lost on time, 35, beyond ``minutes`` of overtime).
+
+    ``text`` says it in the language of whoever reads it: a web game's result is made once
+    and shown to players in different languages."""
 
     reason: str
     article: str
-    text: str
     adjustments: tuple[Adjustment, ...]
     scores: tuple[int, int]
     winner: int | None
+    name: str | None = None
+    minutes: int | None = None
+
+    @property
+    def text(self) -> str:
+        if self.reason == "out":
+            return _("{name} ha colocado todas sus fichas y la bolsa está vacía").format(
+                name=self.name)
+        if self.reason == "overtime":
+            minutes = self.minutes or 0
+            return ngettext(
+                "{name} ha superado en más de {minutes} minuto su tiempo y pierde la partida",
+                "{name} ha superado en más de {minutes} minutos su tiempo y pierde la partida",
+                minutes).format(name=self.name, minutes=minutes)
+        return _(END_REASONS[self.reason][1])
 
     def to_dict(self) -> dict:
         return {"reason": self.reason, "article": self.article, "text": self.text,
@@ -114,15 +133,15 @@ def result(game: Game, reason: str, loser: int | None = None) -> Result:
         winner = None
     else:
         winner = 0 if final[0] > final[1] else 1
-    article, text = END_REASONS[reason]
+    name: str | None = None
+    minutes: int | None = None
     if reason == "out":
-        text = (f"{game.players[game.history[-1].player]} ha colocado todas sus fichas y la "
-                "bolsa está vacía")
+        name = game.players[game.history[-1].player]
     elif reason == "overtime":
         assert loser is not None
-        text = (f"{game.players[loser]} ha superado en más de "
-                f"{game.ruleset.overtime_limit} minutos su tiempo y pierde la partida")
-    return Result(reason, article, text, tuple(adjustments), (final[0], final[1]), winner)
+        name, minutes = game.players[loser], game.ruleset.overtime_limit
+    return Result(reason, END_REASONS[reason][0], tuple(adjustments), (final[0], final[1]),
+                  winner, name, minutes)
 
 
 def _rack_adjustments(game: Game, reason: str) -> list[Adjustment]:

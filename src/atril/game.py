@@ -69,13 +69,14 @@ from .board import Board, square_name
 from .clock import NO_CORRIDO, Clock, TimeSource
 from .ending import END_REASONS, SCORELESS, WITHDRAWN, Adjustment, Result
 from .errors import AtrilError, IllegalMoveError
+from .i18n import _
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
 from .position import Position
-from .rules import VERDICTS, ScoredPlay, apply_play, check_play, leave_after
+from .rules import ScoredPlay, apply_play, check_play, leave_after, verdict
 from .ruleset import Ruleset
 
 __all__ = ["Game", "Turn", "Result", "Adjustment", "END_REASONS", "PLAY", "EXCHANGE", "PASS",
-           "WITHDRAWN", "SINGLE", "VOID", "VERDICTS", "move_text", "move_from_text"]
+           "WITHDRAWN", "SINGLE", "VOID", "verdict", "move_text", "move_from_text"]
 
 SINGLE, VOID = "single", "void"  # challenge modes, named as CGP's ``cr`` op
 CHALLENGE_MODES = (SINGLE, VOID)
@@ -176,9 +177,10 @@ class Game:
                  can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
                  draws: Iterable[Iterable[int] | str | None] | None = None):
         if len(players) != 2:
-            raise AtrilError("una partida es entre dos jugadores (art. 1)")
+            raise AtrilError(_("una partida es entre dos jugadores (art. 1)"))
         if challenge not in CHALLENGE_MODES:
-            raise AtrilError(f"modo de impugnación desconocido «{challenge}»: single o void")
+            raise AtrilError(_("modo de impugnación desconocido «{mode}»: single o void").format(
+                mode=challenge))
         self.players = tuple(str(p) for p in players)
         self.ruleset = Ruleset.get(ruleset)
         self.seed = random.SystemRandom().randrange(2 ** 63) if seed is None else seed
@@ -208,7 +210,7 @@ class Game:
         if first is None:
             first = self._draw_for_start()
         elif first not in (0, 1):
-            raise AtrilError("el jugador que sale es 0 o 1")
+            raise AtrilError(_("el jugador que sale es 0 o 1"))
         self.first = first
         for p in (first, 1 - first):
             self.racks[p] = self._draw(T.RACK_SIZE)
@@ -235,7 +237,8 @@ class Game:
         if tiles is not None:
             if len(tiles) != n:
                 raise IllegalMoveError(
-                    f"se deben sacar {n} fichas de la bolsa, no {len(tiles)}", "32")
+                    _("se deben sacar {tiles} fichas de la bolsa, no {drawn}").format(
+                        tiles=n, drawn=len(tiles)), "32")
             return tuple(sorted(self.bag.take(tiles)))
         return tuple(sorted(self.bag.draw(n)))
 
@@ -291,20 +294,21 @@ class Game:
 
     def _check_open(self) -> None:
         if self.result is not None:
-            raise IllegalMoveError(f"la partida ha terminado: {self.result.text}",
-                                   self.result.article)
+            raise IllegalMoveError(_("la partida ha terminado: {text}").format(
+                text=self.result.text), self.result.article)
 
     def _check_turn_timer(self) -> None:
         if self.clock is not None and self.clock.turn_expired():
             raise IllegalMoveError(
-                "se acabó el tiempo del turno: ya no se puede iniciar una jugada, solo pasar", "33")
+                _("se acabó el tiempo del turno: ya no se puede iniciar una jugada, solo pasar"),
+                "33")
 
     def _check_exchange(self, tiles: tuple[int, ...]) -> None:
         need = max(len(tiles), self.ruleset.exchange_min_bag)
         if len(self.bag) < need:
             raise IllegalMoveError(
-                f"para cambiar {len(tiles)} fichas la bolsa debe tener al menos {need}; "
-                f"quedan {len(self.bag)}", "25")
+                _("para cambiar {tiles} fichas la bolsa debe tener al menos {need}; quedan {left}")
+                .format(tiles=len(tiles), need=need, left=len(self.bag)), "25")
         leave_after(self.rack, tiles, "25")
 
     # -- acting -----------------------------------------------------------------------------------
@@ -362,7 +366,7 @@ class Game:
         scored = self.check(move)
         assert scored is not None
         if self.challenge_mode == VOID and not self._valid(scored):
-            raise IllegalMoveError(VERDICTS[False], "40")
+            raise IllegalMoveError(verdict(False), "40")
         p = self.player_to_move
         rack = self.racks[p]
         apply_play(self.board, scored)
@@ -387,7 +391,7 @@ class Game:
     def accept(self) -> None:
         """The opponent accepts the pending play (art. 38): the player draws (art. 32)."""
         if self.pending is None:
-            raise IllegalMoveError("no hay ninguna jugada pendiente de aceptar", "38")
+            raise IllegalMoveError(_("no hay ninguna jugada pendiente de aceptar"), "38")
         self._complete(self.pending)
 
     def challenge(self, valid: bool | None = None) -> bool:
@@ -396,10 +400,10 @@ class Game:
         The whole play is judged at once; ``valid`` gives a judge's verdict instead of asking the
         lexicon (a recorded game, a tournament judge). No penalty if the play stands."""
         if self.pending is None or self._pending_play is None:
-            raise IllegalMoveError("no hay ninguna jugada que impugnar", "39")
+            raise IllegalMoveError(_("no hay ninguna jugada que impugnar"), "39")
         if self.challenge_mode != SINGLE:
-            raise IllegalMoveError("en esta partida no se impugna: las jugadas no válidas se "
-                                   "rechazan al hacerlas", "39")
+            raise IllegalMoveError(_("en esta partida no se impugna: las jugadas no válidas se "
+                                     "rechazan al hacerlas"), "39")
         if self.clock is not None:
             self.clock.stop()  # art. 34.2
         if valid is None:
@@ -408,7 +412,7 @@ class Game:
         if valid:
             self._complete(replace(turn, challenged=True))
             return True
-        for sq, _ in self._pending_play.placed:
+        for sq, _tile in self._pending_play.placed:
             self.board[sq] = T.EMPTY
         self.racks[turn.player] = turn.rack
         self.scores[turn.player] -= turn.score
@@ -446,8 +450,8 @@ class Game:
         forced = self._forced.popleft() if self._forced else None
         if forced is not None and len(forced) != len(move.tiles):
             raise IllegalMoveError(
-                f"al cambiar {len(move.tiles)} fichas se sacan {len(move.tiles)}, no {len(forced)}",
-                "25")
+                _("al cambiar {tiles} fichas se sacan {tiles}, no {drawn}").format(
+                    tiles=len(move.tiles), drawn=len(forced)), "25")
         drawn = self.bag.exchange(move.tiles, drawn=forced)
         drawn = tuple(sorted(drawn))
         self.racks[p] = tuple(sorted(leave_after(rack, move.tiles, "25") + drawn))
@@ -506,7 +510,7 @@ class Game:
         if self.result is not None:
             return self.result
         if self.can_play is not None and any(self.can_play(self.board, r) for r in self.racks):
-            raise IllegalMoveError("todavía hay un jugador que puede colocar fichas", "45.1")
+            raise IllegalMoveError(_("todavía hay un jugador que puede colocar fichas"), "45.1")
         return self.end("blocked")
 
     def declare_time_up(self) -> Result:
@@ -517,14 +521,15 @@ class Game:
             return self.result
         if self.player_to_move != self.first:
             raise IllegalMoveError(
-                f"{self.players[self.player_to_move]} debe jugar para igualar los turnos", "30")
+                _("{name} debe jugar para igualar los turnos").format(
+                    name=self.players[self.player_to_move]), "30")
         return self.end("time")
 
     def record_overtime(self, player: int, minutes: int) -> None:
         """Minutes over the clock measured outside the program (a physical clock, a record),
         counted as started minutes (art. 35); applied when the game ends."""
         if self.clock is not None and self.clock.minutes is not None:
-            raise AtrilError("esta partida lleva su propio reloj")
+            raise AtrilError(_("esta partida lleva su propio reloj"))
         self.overtime[player] = int(minutes)
         if self.result is not None:
             self.end(self.result.reason, loser=self._loser())
@@ -578,9 +583,10 @@ class Game:
             mark = "→" if p == self.player_to_move and not self.result else " "
             lines.append(f"{mark} {self.players[p]:<12} {self.scores[p]:>4}  "
                          f"{T.to_human(sorted(self.racks[p], key=T.blank_last))}")
-        lines.append(f"  bolsa: {len(self.bag)}")
+        lines.append("  " + _("bolsa: {tiles}").format(tiles=len(self.bag)))
         if self.result:
-            lines.append(f"  fin de la partida: {self.result.text} (art. {self.result.article})")
+            lines.append("  " + _("fin de la partida: {text} (art. {article})").format(
+                text=self.result.text, article=self.result.article))
         return "\n".join(lines)
 
 

@@ -48,6 +48,7 @@ from . import tiles as T
 from .board import Board
 from .errors import AtrilError, InvalidTextError
 from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
+from .i18n import N_, _
 from .move import THROUGH, Move, format_rack
 from .referee import Action, Referee
 from .rules import apply_play, check_play
@@ -59,7 +60,8 @@ class GcgError(InvalidTextError):
 
     def __init__(self, message: str, line: int | None = None):
         self.line = line
-        super().__init__(f"GCG, línea {line}: {message}" if line else f"GCG: {message}")
+        super().__init__(_("GCG, línea {line}: {message}").format(line=line, message=message)
+                         if line else _("GCG: {message}").format(message=message))
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -74,7 +76,8 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
     """The game as GCG text (UTF-8), history, pending play and end of game included, as
     ``seat`` may know it (``ALL``, 0, 1 or None for a spectator: see the module docstring)."""
     if seat != ALL and seat not in (0, 1, None):
-        raise AtrilError(f"«{seat}» no es un asiento: 0, 1, None (espectador) o gcg.ALL")
+        raise AtrilError(_("«{seat}» no es un asiento: 0, 1, None (espectador) o gcg.ALL").format(
+            seat=seat))
     players = [_one_line(name) for name in game.players]
     hidden = {0, 1} - {seat} if seat != ALL and not game.is_over() else set()
     nicks = _nicks(players)
@@ -163,8 +166,8 @@ class _Event:
 
 _EVENT = re.compile(r"^>([^:\s]+):\s*(.*)$")
 _SCORE = re.compile(r"^[+-]?\d+$")
-_PARTIAL = ("es una partida en curso vista por un jugador o un espectador, sin los atriles que "
-            "no podía ver: no se puede reproducir exactamente")
+_PARTIAL = N_("es una partida en curso vista por un jugador o un espectador, sin los atriles "
+              "que no podía ver: no se puede reproducir exactamente")
 
 
 def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=None) -> Game:
@@ -179,30 +182,32 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
         if not line:
             continue
         if line.startswith("#"):
-            keyword, _, rest = line[1:].partition(" ")
+            keyword, _space, rest = line[1:].partition(" ")
             rest = rest.strip()
             if keyword in ("player1", "player2"):
-                nick, _, name = rest.partition(" ")
+                nick, _space, name = rest.partition(" ")
                 if not nick:
-                    raise GcgError(f"falta el apodo en #{keyword}", number)
+                    raise GcgError(_("falta el apodo en #{keyword}").format(keyword=keyword),
+                                   number)
                 names[int(keyword[-1]) - 1] = (nick, name.strip() or nick)
             elif keyword in ("rack1", "rack2"):
                 final_racks[int(keyword[-1]) - 1] = _rack(rest, number)
             elif keyword == "note" and rest.startswith(_VIEW_NOTE):
-                raise GcgError(_PARTIAL, number)
+                raise GcgError(_(_PARTIAL), number)
             elif keyword == "tile-distribution" and rest.lower() != "spanish":
-                raise GcgError(f"distribución de fichas «{rest}»: atril solo juega la española",
-                               number)
+                raise GcgError(_("distribución de fichas «{name}»: atril solo juega la española")
+                               .format(name=rest), number)
             continue  # other pragmas (#title, #note, #lexicon, #tile…) carry no rule
         match = _EVENT.match(line)
         if not match:
-            raise GcgError(f"no es un evento ni una directiva: «{line}»", number)
+            raise GcgError(_("no es un evento ni una directiva: «{line}»").format(line=line),
+                           number)
         raw_events.append((number, match.group(1), match.group(2)))
     nick_to_player = {nick: p for p, (nick, _) in names.items()}
-    for number, nick, _ in raw_events:
+    for number, nick, _body in raw_events:
         if nick not in nick_to_player:
             if len(nick_to_player) == 2:
-                raise GcgError(f"jugador desconocido «{nick}»", number)
+                raise GcgError(_("jugador desconocido «{nick}»").format(nick=nick), number)
             p = 0 if 0 not in names else 1
             names[p] = (nick, nick)
             nick_to_player[nick] = p
@@ -236,31 +241,31 @@ def _rack(text: str, line: int) -> tuple[int, ...]:
     except InvalidTextError as exc:
         raise GcgError(str(exc), line) from None
     if len(rack) > T.RACK_SIZE:
-        raise GcgError(f"un atril tiene como mucho 7 fichas: «{text}»", line)
+        raise GcgError(_("un atril tiene como mucho 7 fichas: «{text}»").format(text=text), line)
     return rack
 
 
 def _number(text: str, line: int) -> int:
     if not _SCORE.match(text):
-        raise GcgError(f"se esperaba una puntuación, no «{text}»", line)
+        raise GcgError(_("se esperaba una puntuación, no «{text}»").format(text=text), line)
     return int(text)
 
 
 def _parse_event(line: int, player: int, body: str) -> _Event:
     tokens = body.split()
     if len(tokens) < 2:
-        raise GcgError(f"evento incompleto: «{body}»", line)
+        raise GcgError(_("evento incompleto: «{event}»").format(event=body), line)
     total = _number(tokens[-1], line)
     if tokens[0] == "(time)" or (len(tokens) == 4 and tokens[1] == "(time)"):
         rack = _rack(tokens[0], line) if tokens[0] != "(time)" else ()
         return _Event(line, player, "time", rack, _number(tokens[-2], line), total)
     if _rack_left_out(tokens):
-        raise GcgError(f"falta el atril; {_PARTIAL}", line)
+        raise GcgError(_("falta el atril; {why}").format(why=_(_PARTIAL)), line)
     if tokens[0].startswith("(") and len(tokens) == 3:
         return _Event(line, player, "out", None, _number(tokens[1], line), total,
                       tiles=_rack(tokens[0].strip("()"), line))
     if len(tokens) < 4:
-        raise GcgError(f"evento incompleto: «{body}»", line)
+        raise GcgError(_("evento incompleto: «{event}»").format(event=body), line)
     rack = _rack(tokens[0], line)
     what, points = tokens[1], _number(tokens[-2], line)
     if what == "--":
@@ -273,10 +278,11 @@ def _parse_event(line: int, player: int, body: str) -> _Event:
         return _Event(line, player, "rack", rack, points, total, tiles=_rack(what[1:-1], line))
     if what.startswith("-"):
         if what[1:].isdigit():
-            raise GcgError("un cambio sin decir qué fichas no se puede reproducir", line)
+            raise GcgError(_("un cambio sin decir qué fichas no se puede reproducir"), line)
         return _Event(line, player, EXCHANGE, rack, points, total, tiles=_rack(what[1:], line))
     if len(tokens) != 5:
-        raise GcgError(f"una jugada es «ATRIL POSICIÓN PALABRA +PUNTOS TOTAL»: «{body}»", line)
+        raise GcgError(_("una jugada es «ATRIL POSICIÓN PALABRA +PUNTOS TOTAL»: «{event}»")
+                       .format(event=body), line)
     try:
         move = Move.parse(f"{tokens[1]} {tokens[2]}", gcg=True)
     except AtrilError as exc:
@@ -321,7 +327,8 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
         elif e.kind == EXCHANGE:
             used = e.tiles
         if Counter(used) - Counter(e.rack):
-            raise GcgError(f"el atril {format_rack(e.rack)} no tiene las fichas jugadas", e.line)
+            raise GcgError(_("el atril {rack} no tiene las fichas jugadas").format(
+                rack=format_rack(e.rack)), e.line)
         leaves.append(tuple((Counter(e.rack) - Counter(used)).elements()))
     racks_seen: dict[int, list[int]] = {0: [], 1: []}
     for k, e in enumerate(turns):
@@ -346,8 +353,9 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
             continue
         missing = Counter(leaves[k]) - Counter(rack)
         if missing:
-            raise GcgError(f"el atril {format_rack(rack)} no conserva las fichas que quedaron "
-                           f"({format_rack(leaves[k])})", line or e.line)
+            raise GcgError(_("el atril {rack} no conserva las fichas que quedaron ({leave})")
+                           .format(rack=format_rack(rack), leave=format_rack(leaves[k])),
+                           line or e.line)
         draws.append(tuple((Counter(rack) - Counter(leaves[k])).elements()))
     return draws
 
@@ -378,29 +386,34 @@ def _apply(referee: Referee, e: _Event) -> None:
     game, p = referee.game, e.player
     if e.kind in (PLAY, PASS, EXCHANGE):
         if game.pending is not None and game.pending.player == p:
-            raise GcgError("un jugador no juega dos veces seguidas", e.line)
+            raise GcgError(_("un jugador no juega dos veces seguidas"), e.line)
         if not game.is_over() and game.player_to_move != p:
-            raise GcgError(f"le toca a {game.players[game.player_to_move]}", e.line)
+            raise GcgError(_("le toca a {name}").format(name=game.players[game.player_to_move]),
+                           e.line)
         if e.rack is not None and sorted(e.rack) != sorted(game.racks[p]):
-            raise GcgError(f"el atril debería ser {format_rack(game.racks[p])}", e.line)
+            raise GcgError(_("el atril debería ser {rack}").format(rack=format_rack(game.racks[p])),
+                           e.line)
         move = {PLAY: e.move, PASS: Move.pass_()}.get(e.kind) or Move.exchange(e.tiles)
         made = [ev.turn for ev in referee.act(Action.of(move)) if ev.turn and ev.kind == e.kind]
         if not made:  # accepting the play before it ended the game (art. 45.4)
-            raise GcgError("la partida ya había terminado", e.line)
+            raise GcgError(_("la partida ya había terminado"), e.line)
         if e.points != made[-1].score:
-            raise GcgError(f"la jugada vale {made[-1].score}, no {e.points}", e.line)
+            raise GcgError(_("la jugada vale {score}, no {written}").format(
+                score=made[-1].score, written=e.points), e.line)
     elif e.kind in (WITHDRAWN, "challenge"):
         if game.pending is None or game.pending.player != p:
-            raise GcgError("no hay ninguna jugada de este jugador que impugnar", e.line)
+            raise GcgError(_("no hay ninguna jugada de este jugador que impugnar"), e.line)
         if e.kind == "challenge" and e.points != 0:
-            raise GcgError("en español no hay premio ni castigo por impugnar (art. 39)", e.line)
+            raise GcgError(_("en español no hay premio ni castigo por impugnar (art. 39)"), e.line)
         if e.kind == WITHDRAWN and e.points != -game.pending.score:
-            raise GcgError(f"al retirar la jugada se restan {game.pending.score}", e.line)
+            raise GcgError(_("al retirar la jugada se restan {score}").format(
+                score=game.pending.score), e.line)
         referee.act(Action.challenge(verdict=e.kind == "challenge"))
     else:
         return  # end-of-game lines are checked together in _apply_end
     if e.total != game.scores[p]:
-        raise GcgError(f"el total de {game.players[p]} es {game.scores[p]}, no {e.total}", e.line)
+        raise GcgError(_("el total de {name} es {total}, no {written}").format(
+            name=game.players[p], total=game.scores[p], written=e.total), e.line)
 
 
 def _apply_end(game: Game, end: list[_Event]) -> None:
@@ -410,7 +423,8 @@ def _apply_end(game: Game, end: list[_Event]) -> None:
     for e in end:
         if e.kind == "time":
             if e.points > 0 or -e.points % penalty:
-                raise GcgError(f"el tiempo excedido resta múltiplos de {penalty} (art. 35)", e.line)
+                raise GcgError(_("el tiempo excedido resta múltiplos de {points} (art. 35)").format(
+                    points=penalty), e.line)
             game.record_overtime(e.player, -e.points // penalty)
     if not game.is_over():
         if any(e.kind == "rack" for e in end):
@@ -422,11 +436,11 @@ def _apply_end(game: Game, end: list[_Event]) -> None:
     found = Counter((e.player, e.kind, e.points) for e in end)
     if expected != found:
         want = ", ".join(f"{game.players[p]} {k} {pts:+d}" for p, k, pts in expected.elements())
-        raise GcgError(f"el final no cuadra con el reglamento (art. 45): debería ser {want}",
-                       end[0].line)
+        raise GcgError(_("el final no cuadra con el reglamento (art. 45): debería ser {want}")
+                       .format(want=want), end[0].line)
     totals = list(game.scores)
     for e in end:
         totals[e.player] += e.points
         if e.total != totals[e.player]:
-            raise GcgError(f"el total de {game.players[e.player]} es {totals[e.player]}, "
-                           f"no {e.total}", e.line)
+            raise GcgError(_("el total de {name} es {total}, no {written}").format(
+                name=game.players[e.player], total=totals[e.player], written=e.total), e.line)

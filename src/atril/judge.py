@@ -19,11 +19,10 @@ from typing import Iterable
 
 from . import tiles as T
 from .errors import AtrilError, InvalidTextError
-from .rules import VERDICTS
+from .i18n import _
+from .rules import verdict
 from .wordtools import Source, kwg_of
 
-CORRECT = VERDICTS[True].upper()
-INVALID = VERDICTS[False].upper()
 #: most words one play can form: one along the line plus one across per placed tile.
 MAX_WORDS = 16
 _WORD_SPLIT = re.compile(r"[\s,;]+")
@@ -39,7 +38,8 @@ class Judgment:
 
     @property
     def verdict(self) -> str:
-        return CORRECT if self.valid else INVALID
+        """«JUGADA CORRECTA» or «JUGADA NO VÁLIDA», in the current language."""
+        return verdict(self.valid).upper()
 
     def to_json(self) -> dict:
         """What a player may see: the verdict only (art. 40)."""
@@ -55,9 +55,10 @@ def judge(lexicon: Source, words: Iterable[str]) -> Judgment:
     """Judge the words of one play together (art. 40)."""
     words = tuple(w.strip() for w in words if w.strip())
     if not words:
-        raise InvalidTextError("no hay palabras que juzgar")
+        raise InvalidTextError(_("no hay palabras que juzgar"))
     if len(words) > MAX_WORDS:
-        raise InvalidTextError(f"una jugada forma como mucho {MAX_WORDS} palabras")
+        raise InvalidTextError(_("una jugada forma como mucho {words} palabras").format(
+            words=MAX_WORDS))
     kwg = kwg_of(lexicon)
     valid = True
     for word in words:  # every word is looked at, so the time taken says nothing either
@@ -92,9 +93,8 @@ class JudgmentLog:
                 with self.path.open("a", encoding="utf-8") as f:
                     f.write(line)
             except OSError as exc:
-                raise AtrilError(
-                    f"no se puede escribir el registro «{self.path}»: {exc.strerror or exc}"
-                ) from None
+                raise AtrilError(_("no se puede escribir el registro «{path}»: {error}").format(
+                    path=self.path, error=exc.strerror or exc)) from None
 
     def read(self) -> list[dict]:
         """Every entry so far (for the director and the tests)."""

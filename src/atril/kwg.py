@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from .errors import AtrilError
+from .i18n import _
 
 try:
     from . import _kwg as _native
@@ -114,7 +115,7 @@ class Kwg:
         lexicon cache). The rest, all the move generator and the word walks rely on, is
         checked now."""
         if nodes.typecode != "I" or nodes.itemsize != 4:
-            raise KwgError("los nodos de un KWG son un array('I') de 32 bits")
+            raise KwgError(_("los nodos de un KWG son un array('I') de 32 bits"))
         self.nodes = nodes
         self._masks: bytes | None = None
         self.shape = _check(nodes, gaddag=check_gaddag)
@@ -162,7 +163,7 @@ class Kwg:
         except OverflowError as exc:
             raise KwgError(str(exc)) from None
         except ValueError:  # an empty word: two separators in a row
-            raise KwgError("una palabra vacía no cabe en un KWG") from None
+            raise KwgError(_("una palabra vacía no cabe en un KWG")) from None
         return cls.from_bytes(data)
 
     @classmethod
@@ -178,7 +179,7 @@ class Kwg:
         """Nodes from little-endian bytes, checked (``check=False``: the GADDAG's walk waits
         for its first use, see ``__init__``)."""
         if len(data) % 4 or len(data) < 8:
-            raise KwgError("un KWG es una lista de nodos de 4 bytes, al menos dos")
+            raise KwgError(_("un KWG es una lista de nodos de 4 bytes, al menos dos"))
         nodes = array("I")
         nodes.frombytes(data)
         if sys.byteorder == "big":  # pragma: no cover
@@ -199,7 +200,8 @@ class Kwg:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise KwgError(f"no se puede leer el KWG «{path}»: {exc.strerror or exc}") from None
+            raise KwgError(_("no se puede leer el KWG «{path}»: {error}").format(
+                path=path, error=exc.strerror or exc)) from None
         return cls.from_bytes(data)
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -342,15 +344,17 @@ def _has_gaddag(nodes: array) -> bool:
 
 def _check(nodes: array, *, gaddag: bool) -> Shape:
     """``_kwg.check`` (or its Python twin) with its verdicts as ``KwgError``, and the GADDAG
-    held to the DAWG: a GADDAG made from it has one accepted path per tile of each word."""
+    held to the DAWG: a GADDAG made from it has one accepted path per tile of each word. (The
+    verdicts themselves are the C checker's words, in Spanish whatever the language.)"""
     try:
         shape = Shape(*(_native.check(nodes, gaddag) if _native is not None
                         else _check_python(nodes, gaddag)))
     except ValueError as exc:
-        raise KwgError(f"KWG dañado: {exc}") from None
+        raise KwgError(_("KWG dañado: {problem}").format(problem=exc)) from None
     if shape.gaddag_paths not in (None, shape.tiles) and _has_gaddag(nodes):
-        raise KwgError(f"KWG dañado: el GADDAG no corresponde al DAWG ({shape.gaddag_paths} "
-                       f"caminos para {shape.tiles} fichas en sus palabras)")
+        raise KwgError(_("KWG dañado: el GADDAG no corresponde al DAWG ({paths} caminos para "
+                         "{tiles} fichas en sus palabras)").format(paths=shape.gaddag_paths,
+                                                                  tiles=shape.tiles))
     return shape
 
 
@@ -445,10 +449,11 @@ def _check_python(nodes: array, gaddag: bool) -> tuple[int, int, int, int | None
 def _checked_word(word: Word) -> tuple[int, ...]:
     w = tuple(word)
     if not w:
-        raise KwgError("una palabra vacía no cabe en un KWG")
+        raise KwgError(_("una palabra vacía no cabe en un KWG"))
     for t in w:
         if not isinstance(t, int) or not 1 <= t <= 255:
-            raise KwgError(f"ficha {t!r} fuera de 1..255 en {w}")
+            raise KwgError(_("ficha {tile} fuera de 1..255 en {word}").format(tile=repr(t),
+                                                                             word=w))
     return w
 
 
@@ -535,7 +540,7 @@ class _ReferenceBuilder:
                 limit = min(len(word), prev_len)
                 while prefix_len < limit and prev[prefix_len] == word[prefix_len]:
                     prefix_len += 1
-                for _ in range(prefix_len, prev_len):
+                for _level in range(prefix_len, prev_len):
                     pop()
             for t in word[prefix_len:]:
                 transitions.append([t, False, 0])
@@ -551,7 +556,7 @@ class _ReferenceBuilder:
             else:
                 transitions[-1][1] = True
             prev = word
-        for _ in range(len(indexes)):
+        for _level in range(len(indexes)):
             pop()
         return self.make_state(transitions)
 
@@ -601,7 +606,8 @@ class _ReferenceBuilder:
         defrag(gaddag_start)
         dest[0] = 0
         if written > MAX_NODES:
-            raise KwgError(f"el KWG necesitaría {written} nodos; el formato admite {MAX_NODES}")
+            raise KwgError(_("el KWG necesitaría {nodes} nodos; el formato admite {most}").format(
+                nodes=written, most=MAX_NODES))
         out = array("I", bytes(4 * written))
         out[0] = IS_END_BIT | dest[dawg_start]
         out[1] = IS_END_BIT | dest[gaddag_start]

@@ -29,6 +29,7 @@ from typing import Iterable, Iterator, Sequence
 
 from . import tiles as T
 from .errors import AtrilError
+from .i18n import _
 from .kwg import ACCEPTS_BIT, IS_END_BIT
 
 __all__ = ["LeaveValues", "MAX_LEAVE", "SHIPPED", "all_leaves", "count", "load", "rank"]
@@ -130,7 +131,8 @@ class LeaveValues:
 
     def __init__(self, values: Sequence[float]):
         if len(values) != count():
-            raise AtrilError(f"una tabla de hojas tiene {count()} valores, no {len(values)}")
+            raise AtrilError(_("una tabla de hojas tiene {want} valores, no {given}").format(
+                want=count(), given=len(values)))
         self.kwg_nodes = _dawg()
         self.values = values if isinstance(values, array) and values.typecode == "f" \
             else array("f", values)
@@ -155,11 +157,11 @@ class LeaveValues:
             raw = lzma.decompress(data)
             magic, n, scale = _HEADER.unpack_from(raw)
         except (lzma.LZMAError, struct.error):
-            raise AtrilError("fichero de valores de hojas dañado") from None
+            raise AtrilError(_("fichero de valores de hojas dañado")) from None
         units = array("h")
         units.frombytes(raw[_HEADER.size:])
         if magic != _MAGIC or len(units) != n:
-            raise AtrilError("fichero de valores de hojas dañado")
+            raise AtrilError(_("fichero de valores de hojas dañado"))
         if sys.byteorder == "big":  # pragma: no cover
             units.byteswap()
         return cls(array("f", [u * scale for u in units]))

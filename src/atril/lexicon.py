@@ -27,13 +27,15 @@ from typing import Callable, Iterable, Iterator, Sequence
 import platformdirs
 
 from .errors import InvalidTextError, LexiconError
+from .i18n import N_, _
 from .kwg import Kwg, KwgError
 from .tiles import BLANK_BIT, NUM_LETTERS, TILES, strip_accents, tokenize_word
 
-#: the bundled lists: id → (file in ``atril/data``, name shown to people).
+#: the bundled lists: id → (file in ``atril/data``, name shown to people: a msgid).
 BUNDLED: dict[str, tuple[str, str]] = {
     "ES09": ("es09.txt.xz",
-             "ES09: lista libre de palabras en español (an-array-of-spanish-words 2.0.0, MIT)"),
+             N_("ES09: lista libre de palabras en español (an-array-of-spanish-words 2.0.0, "
+                "MIT)")),
 }
 DEFAULT = "ES09"
 #: the longest word that fits on the board.
@@ -43,12 +45,13 @@ CACHE_VERSION = 1
 _CACHE_MAGIC = b"ATRILLEX"
 _HEADER = struct.Struct("<8sIII")  # magic, version, metadata length, crc32 of the rest
 
-#: why a line of a word list was skipped, with the Spanish text for people.
+#: why a line of a word list was skipped, with the Spanish text for people (a msgid, formatted
+#: with ``most=MAX_WORD_TILES``).
 SKIP_REASONS: dict[str, str] = {
-    "k_w": "con K o W (no existen en el juego español)",
-    "one_tile": "de una sola ficha",
-    "too_long": f"de más de {MAX_WORD_TILES} fichas",
-    "junk": "ilegibles o con caracteres que no son letras",
+    "k_w": N_("con K o W (no existen en el juego español)"),
+    "one_tile": N_("de una sola ficha"),
+    "too_long": N_("de más de {most} fichas"),
+    "junk": N_("ilegibles o con caracteres que no son letras"),
 }
 _EXAMPLES = 5
 
@@ -71,11 +74,15 @@ class LoadReport:
             shown.append(line[:40])
 
     def __str__(self) -> str:
-        out = [f"{self.source}: {self.lines} líneas leídas, {self.kept} palabras aceptadas, "
-               f"{self.duplicates} repetidas"]
+        """The report in the current language."""
+        out = [_("{source}: {lines} líneas leídas, {kept} palabras aceptadas, {duplicates} "
+                 "repetidas").format(source=self.source, lines=self.lines, kept=self.kept,
+                                     duplicates=self.duplicates)]
         for reason, count in self.skipped.items():
             examples = ", ".join(f"«{e}»" for e in self.examples.get(reason, []))
-            out.append(f"  descartadas {count} {SKIP_REASONS[reason]}: {examples}")
+            out.append("  " + _("descartadas {count} {reason}: {examples}").format(
+                count=count, reason=_(SKIP_REASONS[reason]).format(most=MAX_WORD_TILES),
+                examples=examples))
         return "\n".join(out)
 
 
@@ -96,7 +103,8 @@ class Lexicon:
         """A bundled list by id (``"ES09"``), a ``.txt``/``.txt.gz`` word list by path, or a
         compiled ``.kwg`` from wolges/Macondo (Spanish tile order, see ``atril.kwg``).
 
-        Raises ``LexiconError`` (Spanish message) for an unknown id or an unusable file.
+        Raises ``LexiconError`` (a message in the current language) for an unknown id or an
+        unusable file.
         """
         if isinstance(spec, Lexicon):
             return spec
@@ -124,7 +132,8 @@ class Lexicon:
         report = LoadReport(source=name or id)
         blob = _read_lines(words, report)
         if not report.kept:
-            raise LexiconError(f"la lista «{name or id}» no contiene ninguna palabra válida")
+            raise LexiconError(_("la lista «{name}» no contiene ninguna palabra válida").format(
+                name=name or id))
         return cls(id, name or id, Kwg.build_blob(blob), report.kept, report)
 
     # --- lookup ---------------------------------------------------------------------------
@@ -237,7 +246,8 @@ def _read_lines(lines: Iterable[str], report: LoadReport) -> bytes:
 
 def _decode(raw: bytes, source: str) -> str:
     if b"\x00" in raw:
-        raise LexiconError(f"«{source}» no es una lista de palabras (parece un archivo binario)")
+        raise LexiconError(_("«{source}» no es una lista de palabras (parece un archivo "
+                             "binario)").format(source=source))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -249,12 +259,14 @@ def _compile(text: str, source: str, id: str, name: str) -> Lexicon:
     blob = _read_lines(text.splitlines(), report)
     if not report.kept:
         if not report.lines:
-            raise LexiconError(f"la lista «{source}» está vacía")
-        raise LexiconError(f"la lista «{source}» no contiene ninguna palabra válida\n{report}")
+            raise LexiconError(_("la lista «{name}» está vacía").format(name=source))
+        raise LexiconError(_("la lista «{name}» no contiene ninguna palabra válida").format(
+            name=source) + f"\n{report}")
     try:
         kwg = Kwg.build_blob(blob)
     except KwgError as exc:
-        raise LexiconError(f"la lista «{source}» es demasiado grande: {exc}") from None
+        raise LexiconError(_("la lista «{name}» es demasiado grande: {error}").format(
+            name=source, error=exc)) from None
     return Lexicon(id, name, kwg, report.kept, report)
 
 
@@ -271,9 +283,11 @@ def _load_file(path: Path) -> Lexicon:
     try:
         raw = path.read_bytes()
     except IsADirectoryError:
-        raise LexiconError(f"«{path}» es una carpeta, no una lista de palabras") from None
+        raise LexiconError(_("«{path}» es una carpeta, no una lista de palabras").format(
+            path=path)) from None
     except OSError as exc:
-        raise LexiconError(f"no se puede leer la lista «{path}»: {exc.strerror or exc}") from None
+        raise LexiconError(_("no se puede leer la lista «{path}»: {error}").format(
+            path=path, error=exc.strerror or exc)) from None
     stem = path.name
     for suffix in (".gz", ".txt", ".kwg"):
         stem = stem.removesuffix(suffix)
@@ -287,7 +301,7 @@ def _load_file(path: Path) -> Lexicon:
             try:
                 data = gzip.decompress(raw)
             except (OSError, EOFError, zlib.error):
-                raise LexiconError(f"«{path}» es un .gz dañado") from None
+                raise LexiconError(_("«{path}» es un .gz dañado").format(path=path)) from None
         return _compile(_decode(data, str(path)), str(path), id, path.name)
 
     return _cached(raw, str(path.resolve()), build)
@@ -302,7 +316,8 @@ def _load_kwg(path: Path, raw: bytes, id: str) -> Lexicon:
     except KwgError as exc:
         problem = str(exc)
     if problem:
-        raise LexiconError(f"«{path}» no es un archivo KWG válido: {problem}")
+        raise LexiconError(_("«{path}» no es un archivo KWG válido: {problem}").format(
+            path=path, problem=problem))
     count = kwg.shape.words
     return Lexicon(id, path.name, kwg, count, LoadReport(source=str(path), kept=count))
 
@@ -310,13 +325,13 @@ def _load_kwg(path: Path, raw: bytes, id: str) -> Lexicon:
 def _unusable(kwg: Kwg) -> str | None:
     """Why a checked graph cannot be a Spanish lexicon for the engine, or None."""
     if not kwg.shape.words:
-        return "no contiene ninguna palabra"
+        return _("no contiene ninguna palabra")
     if not kwg.has_gaddag:
-        return "no tiene GADDAG (¿es un KWG solo de DAWG?), y el motor lo necesita"
+        return _("no tiene GADDAG (¿es un KWG solo de DAWG?), y el motor lo necesita")
     foreign = [t for t in range(NUM_LETTERS + 1, 256) if kwg.shape.tile_set >> t & 1]
     if foreign:
-        return (f"usa fichas que no son del alfabeto español (1..{NUM_LETTERS}): "
-                f"{', '.join(map(str, foreign))}; ¿es de otro idioma?")
+        return _("usa fichas que no son del alfabeto español (1..{letters}): {tiles}; ¿es de "
+                 "otro idioma?").format(letters=NUM_LETTERS, tiles=", ".join(map(str, foreign)))
     return None
 
 
@@ -335,9 +350,9 @@ def bundled_words(id: str = DEFAULT) -> list[tuple[int, ...]]:
 def _missing_message(spec: object) -> str:
     text = str(spec)
     if os.sep not in text and "/" not in text and "." not in text:
-        known = ", ".join(BUNDLED)
-        return f"léxico desconocido «{text}»; los incluidos son: {known}, o indica un archivo .txt"
-    return f"no existe la lista de palabras «{text}»"
+        return _("léxico desconocido «{id}»; los incluidos son: {known}, o indica un archivo "
+                 ".txt").format(id=text, known=", ".join(BUNDLED))
+    return _("no existe la lista de palabras «{path}»").format(path=text)
 
 
 # --- the disk cache -------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Iterator
 from . import tiles as T
 from .board import SIZE, format_coordinate, parse_coordinate, square
 from .errors import InvalidMoveError, InvalidTextError
+from .i18n import _
 from .rack import Rack, format_rack, parse_rack
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
@@ -49,25 +50,26 @@ class Move:
     @classmethod
     def play(cls, row: int, col: int, across: bool, word: tuple[int, ...]) -> Move:
         if not word:
-            raise InvalidMoveError("una jugada necesita al menos una ficha")
+            raise InvalidMoveError(_("una jugada necesita al menos una ficha"))
         if not (0 <= row < SIZE and 0 <= col < SIZE):
-            raise InvalidMoveError("la casilla de inicio está fuera del tablero (art. 2)")
+            raise InvalidMoveError(_("la casilla de inicio está fuera del tablero (art. 2)"))
         if (col if across else row) + len(word) > SIZE:
             raise InvalidMoveError(
-                f"la palabra se sale del tablero: {len(word)} fichas desde "
-                f"{format_coordinate(row, col, across)} (art. 2)")
+                _("la palabra se sale del tablero: {tiles} fichas desde {square} (art. 2)")
+                .format(tiles=len(word), square=format_coordinate(row, col, across)))
         for t in word:
             if t != THROUGH and not (1 <= T.letter_of(t) <= T.NUM_LETTERS
                                      and t & ~(T.BLANK_BIT | 0x3F) == 0):
-                raise InvalidMoveError(f"ficha no válida en la jugada: {t!r}")
+                raise InvalidMoveError(
+                    _("ficha no válida en la jugada: {tile}").format(tile=repr(t)))
         return cls(kind=PLAY, row=row, col=col, across=across, tiles=tuple(word))
 
     @classmethod
     def exchange(cls, tiles: tuple[int, ...]) -> Move:
         if not tiles:
-            raise InvalidMoveError("un cambio necesita al menos una ficha (art. 25)")
+            raise InvalidMoveError(_("un cambio necesita al menos una ficha (art. 25)"))
         if len(tiles) > T.RACK_SIZE:
-            raise InvalidMoveError("no se pueden cambiar más de 7 fichas (art. 25)")
+            raise InvalidMoveError(_("no se pueden cambiar más de 7 fichas (art. 25)"))
         return cls(kind=EXCHANGE, tiles=tuple(Rack(tiles)))
 
     @classmethod
@@ -87,26 +89,28 @@ class Move:
         and machine text.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError("la jugada debe ser un texto")
+            raise InvalidMoveError(_("la jugada debe ser un texto"))
         stripped = text.strip()
         if not stripped:
-            raise InvalidMoveError("jugada vacía: escribe p. ej. «H8 CASA», «cambio AEI» o «paso»")
+            raise InvalidMoveError(
+                _("jugada vacía: escribe p. ej. «H8 CASA», «cambio AEI» o «paso»"))
         lowered = stripped.lower()
         if lowered in _PASS_WORDS:
             return cls.pass_()
-        first, _, rest = stripped.partition(" ")
+        first, _space, rest = stripped.partition(" ")
         if first.lower() in _EXCHANGE_WORDS and rest.strip():
             return cls.exchange(parse_rack(rest.strip()))
         if stripped.startswith("-") and len(stripped) > 1:
             body = stripped[1:].strip()
             if body.isdigit():
-                raise InvalidMoveError("indica qué fichas cambias, p. ej. «cambio AEI» (art. 25)")
+                raise InvalidMoveError(
+                    _("indica qué fichas cambias, p. ej. «cambio AEI» (art. 25)"))
             return cls.exchange(parse_rack(body))
         parts = stripped.split()
         if len(parts) != 2:
             raise InvalidMoveError(
-                f"«{text}» no es una jugada: escribe coordenada y palabra («H8 CASA» horizontal, "
-                "«8H CASA» vertical), «cambio LETRAS» o «paso»")
+                _("«{text}» no es una jugada: escribe coordenada y palabra («H8 CASA» "
+                  "horizontal, «8H CASA» vertical), «cambio LETRAS» o «paso»").format(text=text))
         try:
             row, col, across = parse_coordinate(parts[0], gcg=gcg)
         except InvalidTextError as exc:
@@ -200,10 +204,10 @@ def parse_play_word(text: str, *, machine: bool = False) -> tuple[int, ...]:
     machine = machine or "[" in text
     if not _PLAY_WORD.match(text):
         bad = sorted({c for c in text if not re.match(r"[A-Za-zÑñÁÉÍÓÚÜáéíóúü.()\[\]]", c)})
-        raise InvalidMoveError(
-            f"«{text}» no es una palabra: caracteres no válidos {' '.join(bad)}")
+        raise InvalidMoveError(_("«{text}» no es una palabra: caracteres no válidos {characters}")
+                               .format(text=text, characters=" ".join(bad)))
     if text.count("(") != text.count(")") or re.search(r"\([^)]*\(", text):
-        raise InvalidMoveError(f"«{text}»: paréntesis mal cerrados")
+        raise InvalidMoveError(_("«{text}»: paréntesis mal cerrados").format(text=text))
     word: list[int] = []
     for piece in re.split(r"(\.|\([^)]*\))", text):
         if not piece:
@@ -213,7 +217,7 @@ def parse_play_word(text: str, *, machine: bool = False) -> tuple[int, ...]:
         elif piece.startswith("("):
             inner = piece[1:-1]
             if not inner:
-                raise InvalidMoveError(f"«{text}»: paréntesis vacíos")
+                raise InvalidMoveError(_("«{text}»: paréntesis vacíos").format(text=text))
             word.extend(_play_tiles(inner, machine))
         else:
             word.extend(_play_tiles(piece, machine))

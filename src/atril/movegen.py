@@ -55,6 +55,7 @@ from typing import Iterator, Protocol, Sequence, overload
 from . import tiles as T
 from .board import LETTER_MULTIPLIER, NUM_SQUARES, SIZE, WORD_MULTIPLIER, Board, square
 from .errors import InvalidPositionError
+from .i18n import _
 from .kwg import Kwg, engine_constants
 from .move import EXCHANGE, PASS, PLAY, Move
 from .rules import BINGO_BONUS
@@ -205,7 +206,7 @@ class MoveList(Sequence[Candidate]):
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
-            raise IndexError("no hay tantas jugadas")
+            raise IndexError(_("no hay tantas jugadas"))
         return Candidate(self._buf[i * RECORD_SIZE:(i + 1) * RECORD_SIZE], self._rack)
 
     def __iter__(self) -> Iterator[Candidate]:
@@ -246,7 +247,7 @@ def best(board: Board, rack: Sequence[int], lexicon, *, n: int = 1,
     ``generate(...)[:n]``, only faster (anchors that cannot reach the n-th score are skipped).
     """
     if n < 1:
-        raise ValueError("n debe ser al menos 1")
+        raise ValueError(_("n debe ser al menos 1"))
     counts, rack_t = _check(board, rack)
     bag = max(0, min(bag_count, T.RACK_SIZE)) if exchanges else -1
     if _native is None:  # pragma: no cover
@@ -274,17 +275,20 @@ def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
     """Tile counts of the rack, after checking board and rack are possible (art. 3, 6)."""
     squares = getattr(board, "squares", None)
     if not isinstance(squares, (bytes, bytearray)) or len(squares) != NUM_SQUARES:
-        raise InvalidPositionError("se esperaba un tablero (Board) de 15×15 casillas")
+        raise InvalidPositionError(_("se esperaba un tablero (Board) de 15×15 casillas"))
     bad = squares.translate(None, _BOARD_CODES)
     if bad:
-        raise InvalidPositionError(f"ficha desconocida en el tablero: {bad[0]!r}")
+        raise InvalidPositionError(
+            _("ficha desconocida en el tablero: {tile}").format(tile=repr(bad[0])))
     rack_t = tuple(rack)
     if len(rack_t) > T.RACK_SIZE:
-        raise InvalidPositionError(f"el atril tiene {len(rack_t)} fichas; como mucho 7 (art. 6)")
+        raise InvalidPositionError(
+            _("el atril tiene {tiles} fichas; como mucho 7 (art. 6)").format(tiles=len(rack_t)))
     counts = [0] * T.ALPHABET_SIZE
     for t in rack_t:
         if type(t) is not int or not 0 <= t <= T.NUM_LETTERS:
-            raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
+            raise InvalidPositionError(
+                _("ficha desconocida en el atril: {tile}").format(tile=repr(t)))
         counts[t] += 1
     counts_b = bytes(counts)
     if _native is not None:
@@ -295,9 +299,7 @@ def _check(board: Board, rack: Sequence[int]) -> tuple[bytes, tuple[int, ...]]:
                      if used.count(c) + counts[c] > T.COUNTS[c]), -1)
     if code >= 0:
         n = squares.translate(_USES).count(code) + counts[code]
-        name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
-        raise InvalidPositionError(f"hay {n} {name} entre tablero y atril, pero el juego solo "
-                                   f"tiene {T.COUNTS[code]} (art. 3)")
+        raise InvalidPositionError(T.too_many(code, n))
     return counts_b, rack_t
 
 
@@ -305,7 +307,7 @@ def _kwg(lexicon) -> Kwg:
     """The graph of a ``Lexicon``, or a ``Kwg`` itself."""
     kwg = getattr(lexicon, "kwg", lexicon)
     if not isinstance(kwg, Kwg):
-        raise TypeError("se esperaba un Lexicon o un Kwg")
+        raise TypeError(_("se esperaba un Lexicon o un Kwg"))
     return kwg
 
 
@@ -365,7 +367,7 @@ def _leave_buffers(table: LeaveTable) -> tuple[memoryview, bytes, memoryview]:
     """The table's node and value buffers, checked, and its rank table (cached per table)."""
     nodes, values = memoryview(table.kwg_nodes), memoryview(table.values)
     if nodes.itemsize != 4 or values.format != "f":
-        raise TypeError("tabla de hojas: kwg_nodes debe ser uint32 y values float32")
+        raise TypeError(_("tabla de hojas: kwg_nodes debe ser uint32 y values float32"))
     try:
         counts = _LEAVE_COUNTS.get(table)
     except TypeError:  # not weakly referenceable: no cache

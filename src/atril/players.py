@@ -29,6 +29,7 @@ from typing import Callable, Iterator, Sequence
 from . import movegen
 from . import tiles as T
 from .errors import AtrilError
+from .i18n import N_, _
 from .game import Game
 from .lexicon import Lexicon
 from .board import Board
@@ -42,7 +43,8 @@ __all__ = ["LEVELS", "Level", "Engine", "Player", "get", "match", "play_game",
 
 @dataclass(frozen=True)
 class Level:
-    """One built-in player: name, Spanish title and description, and how it picks a move.
+    """One built-in player: name, Spanish title and description (msgids: ``_(level.title)``
+    where they are shown), and how it picks a move.
 
     ``top``: how many of the best moves it picks among at random (1 = always the best);
     ``equity``: rank by score plus leave value (and consider exchanges) instead of score;
@@ -60,23 +62,23 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("principiante", "Principiante",
-          "Juega palabras cortas (hasta 5 letras), nunca hace scrabble y elige al azar entre "
-          "sus 15 mejores jugadas; no impugna nunca.",
+    Level("principiante", N_("Principiante"),
+          N_("Juega palabras cortas (hasta 5 letras), nunca hace scrabble y elige al azar entre "
+             "sus 15 mejores jugadas; no impugna nunca."),
           top=15, max_word=5, bingos=False, challenge=0.0),
-    Level("intermedio", "Intermedio",
-          "Palabras de hasta 8 letras, sin scrabbles; elige al azar entre las 3 mejores "
-          "jugadas según la puntuación y las fichas que se queda; impugna la mitad de las "
-          "jugadas no válidas.",
+    Level("intermedio", N_("Intermedio"),
+          N_("Palabras de hasta 8 letras, sin scrabbles; elige al azar entre las 3 mejores "
+             "jugadas según la puntuación y las fichas que se queda; impugna la mitad de las "
+             "jugadas no válidas."),
           top=3, equity=True, max_word=8, bingos=False, challenge=0.5),
-    Level("greedy", "Voraz",
-          "Siempre la jugada que más puntos da, sin pensar en las fichas que se queda; "
-          "impugna toda jugada no válida.",
+    Level("greedy", N_("Voraz"),
+          N_("Siempre la jugada que más puntos da, sin pensar en las fichas que se queda; "
+             "impugna toda jugada no válida."),
           top=1),
-    Level("equity", "Experto",
-          "La jugada de más equidad: puntos más el valor de las fichas que se queda "
-          "(valores aprendidos jugando contra sí mismo); sabe cambiar fichas; impugna toda "
-          "jugada no válida.",
+    Level("equity", N_("Experto"),
+          N_("La jugada de más equidad: puntos más el valor de las fichas que se queda "
+             "(valores aprendidos jugando contra sí mismo); sabe cambiar fichas; impugna toda "
+             "jugada no válida."),
           top=1, equity=True),
 )}
 
@@ -88,8 +90,8 @@ def get(name: str, *, lexicon: Lexicon | None = None, seed: int | str | None = N
     try:
         level = LEVELS[name.lower()]
     except KeyError:
-        raise AtrilError(f"jugador desconocido «{name}»; los disponibles son: "
-                         f"{', '.join(LEVELS)}") from None
+        raise AtrilError(_("jugador desconocido «{name}»; los disponibles son: {known}").format(
+            name=name, known=", ".join(LEVELS))) from None
     return Engine(level, lexicon=lexicon, seed=seed, leaves=leaves)
 
 
@@ -185,7 +187,7 @@ def pending_is_valid(game: Game, lexicon: Lexicon) -> bool:
     turn = game.pending
     assert turn is not None
     before = game.board.copy()
-    for sq, _ in turn.placed():
+    for sq, _tile in turn.placed():
         before[sq] = T.EMPTY
     scored = check_play(before, Move.play(turn.move.row, turn.move.col, turn.move.across,
                                           turn.word))

@@ -8,6 +8,7 @@ from . import tiles as T
 from .board import Board
 from .bag import unseen
 from .errors import InvalidPositionError
+from .i18n import _
 from .rack import Rack
 
 DEFAULT_LEXICON = "ES09"
@@ -57,23 +58,23 @@ class Position:
         for i, rack in enumerate(self.racks):
             if len(rack) > T.RACK_SIZE:
                 raise InvalidPositionError(
-                    f"el atril {i + 1} tiene {len(rack)} fichas; como mucho 7 (art. 6)")
+                    _("el atril {rack} tiene {tiles} fichas; como mucho 7 (art. 6)").format(
+                        rack=i + 1, tiles=len(rack)))
             for t in rack:
                 if not 0 <= t <= T.NUM_LETTERS:
-                    raise InvalidPositionError(f"ficha desconocida en el atril {i + 1}: {t!r}")
+                    raise InvalidPositionError(_("ficha desconocida en el atril {rack}: {tile}")
+                                               .format(rack=i + 1, tile=repr(t)))
         for t in self.board.squares:
             if t and not 1 <= T.letter_of(t) <= T.NUM_LETTERS:
-                raise InvalidPositionError(f"ficha desconocida en el tablero: {t!r}")
+                raise InvalidPositionError(
+                    _("ficha desconocida en el tablero: {tile}").format(tile=repr(t)))
         used = self.board.usage()
         for rack in self.racks:
             for t in rack:
                 used[t] += 1
         for code_, n in enumerate(used):
             if n > T.COUNTS[code_]:
-                name = "comodines" if code_ == T.BLANK else f"fichas {T.tile_to_human(code_)}"
-                raise InvalidPositionError(
-                    f"hay {n} {name} entre tablero y atriles, pero el juego solo tiene "
-                    f"{T.COUNTS[code_]} (art. 3)")
+                raise InvalidPositionError(T.too_many(code_, n))
 
     def unseen(self) -> list[int]:
         """Tiles the player to move cannot see: bag plus the opponent's rack (counts per code)."""
@@ -107,9 +108,11 @@ class Position:
         """Board, racks and scores as a person reads them."""
         lines = [self.board.render()]
         for i, (rack, score) in enumerate(zip(self.racks, self.scores)):
-            who = "al turno" if i == 0 else "rival"
-            shown = Rack(rack).human() or "—"
-            lines.append(f"Jugador {i + 1} ({who}): {score:>4} puntos   atril: {shown}")
-        lines.append(f"Fichas en la bolsa: {self.bag_count()}   por ver (bolsa y atril rival): "
-                     f"{sum(self.unseen())}   léxico: {self.lexicon}")
+            line = (_("Jugador {number} (al turno): {score} puntos   atril: {rack}") if i == 0
+                    else _("Jugador {number} (rival): {score} puntos   atril: {rack}"))
+            lines.append(line.format(number=i + 1, score=f"{score:>4}",
+                                     rack=Rack(rack).human() or "—"))
+        lines.append(_("Fichas en la bolsa: {bag}   por ver (bolsa y atril rival): {unseen}   "
+                       "léxico: {lexicon}").format(bag=self.bag_count(), unseen=sum(self.unseen()),
+                                                   lexicon=self.lexicon))
         return "\n".join(lines)

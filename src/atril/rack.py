@@ -6,6 +6,7 @@ from typing import Iterable
 
 from . import tiles as T
 from .errors import InvalidMoveError, InvalidTextError
+from .i18n import _
 
 
 class Rack(tuple):
@@ -18,10 +19,12 @@ class Rack(tuple):
     def __new__(cls, tiles: str | Iterable[int] = ()) -> Rack:
         codes = parse_rack(tiles) if isinstance(tiles, str) else tuple(tiles)
         if len(codes) > T.RACK_SIZE:
-            raise InvalidMoveError(f"un atril tiene como mucho 7 fichas, no {len(codes)}")
+            raise InvalidMoveError(
+                _("un atril tiene como mucho 7 fichas, no {tiles}").format(tiles=len(codes)))
         for t in codes:
             if not 0 <= t <= T.NUM_LETTERS:
-                raise InvalidMoveError(f"ficha no válida en el atril: {t!r}")
+                raise InvalidMoveError(
+                    _("ficha no válida en el atril: {tile}").format(tile=repr(t)))
         return super().__new__(cls, sorted(codes, key=T.blank_last))
 
     def counts(self) -> list[int]:
@@ -56,7 +59,7 @@ def parse_rack(text: str) -> tuple[int, ...]:
     except InvalidTextError as exc:
         raise InvalidMoveError(str(exc)) from None
     if len(tiles) > T.RACK_SIZE:
-        raise InvalidMoveError(f"«{text}»: un atril tiene como mucho 7 fichas")
+        raise InvalidMoveError(_("«{text}»: un atril tiene como mucho 7 fichas").format(text=text))
     return tiles
 
 

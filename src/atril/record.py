@@ -20,6 +20,7 @@ from .bag import Bag
 from .board import Board
 from .clock import Clock, TimeSource
 from .errors import AtrilError
+from .i18n import _
 from .move import EXCHANGE, PLAY, Move
 
 if TYPE_CHECKING:
@@ -55,8 +56,9 @@ def from_dict(data: dict, *, lexicon: WordJudge | None = None,
 
     try:
         if data.get("format", FORMAT) != FORMAT or not 1 <= data.get("version", 1) <= VERSION:
-            raise AtrilError(f"no es una partida guardada por esta versión de atril "
-                             f"({data.get('format')} {data.get('version')})")
+            raise AtrilError(_("no es una partida guardada por esta versión de atril "
+                               "({format} {version})").format(format=data.get("format"),
+                                                              version=data.get("version")))
         turns = [Turn.from_dict(t) for t in data["history"]]
         first = data["first"]
         game = Game(data["players"], ruleset=data["ruleset"], seed=data["seed"],
@@ -69,7 +71,7 @@ def from_dict(data: dict, *, lexicon: WordJudge | None = None,
         if data["pending"]:
             game.play(Move.parse(data["pending"], machine=True))
         if game.bag.tiles() != Bag.from_dict(data["bag"]).tiles():
-            raise AtrilError("la bolsa guardada no coincide con la partida")
+            raise AtrilError(_("la bolsa guardada no coincide con la partida"))
         stored = data["result"]
         if stored is not None and game.result is None:
             loser = (1 - stored["winner"]) if stored["reason"] == "overtime" else None
@@ -81,7 +83,8 @@ def from_dict(data: dict, *, lexicon: WordJudge | None = None,
     except AtrilError:
         raise
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-        raise AtrilError(f"partida guardada incompleta o mal formada: {exc!r}") from None
+        raise AtrilError(_("partida guardada incompleta o mal formada: {error}").format(
+            error=repr(exc))) from None
 
 
 def _stored_draws(data: dict, turns: list[Turn]) -> list[tuple[int, ...]]:
@@ -109,8 +112,8 @@ def replay(game: Game, turn: Turn) -> None:
     from .referee import Action, Referee
 
     if turn.player != game.player_to_move:
-        raise AtrilError(f"le toca a {game.players[game.player_to_move]}, no a "
-                         f"{game.players[turn.player]}")
+        raise AtrilError(_("le toca a {name}, no a {other}").format(
+            name=game.players[game.player_to_move], other=game.players[turn.player]))
     referee = Referee(game)
     referee.act(Action.of(turn.move))
     if turn.kind in (PLAY, ending.WITHDRAWN) and game.challenge_mode == SINGLE:
@@ -123,7 +126,8 @@ def position_at(game: Game, turns: int) -> Game:
     from .game import Game
 
     if not 0 <= turns <= len(game.history):
-        raise AtrilError(f"la partida tiene {len(game.history)} turnos, no {turns}")
+        raise AtrilError(_("la partida tiene {turns} turnos, no {asked}").format(
+            turns=len(game.history), asked=turns))
     kept = game.history[:turns]
     used = 2 * len(game.start_draws) + 2 + sum(t.kind in (PLAY, EXCHANGE) for t in kept)
     again = Game(game.players, ruleset=game.ruleset, seed=game.seed,

@@ -34,6 +34,7 @@ from typing import Callable, Protocol, Sequence
 from . import movegen
 from .board import Board
 from .errors import IllegalMoveError
+from .i18n import _
 from .game import Game, Result, Turn
 from .lexicon import Lexicon
 from .move import Move
@@ -117,7 +118,8 @@ class Referee:
         seat, step = expected
         player = self.players[seat]
         if player is None:
-            raise ValueError(f"le toca a una persona ({self.game.players[seat]})")
+            raise ValueError(_("le toca a una persona ({name})").format(
+                name=self.game.players[seat]))
         if step == RESPOND:
             author = self.players[1 - seat]
             if _trusts(player, author):
@@ -131,8 +133,8 @@ class Referee:
         game = self.game
         events: list[Event] = []
         if game.result is not None:
-            raise IllegalMoveError(f"la partida ha terminado: {game.result.text}",
-                                   game.result.article)
+            raise IllegalMoveError(_("la partida ha terminado: {text}").format(
+                text=game.result.text), game.result.article)
         seat = game.player_to_move
         if action.kind == MOVE:
             assert action.move is not None
@@ -156,7 +158,7 @@ class Referee:
             valid = game.challenge(valid=action.verdict)
             events.append(Event(CHALLENGE, seat, turn, verdict=valid))
         else:
-            raise ValueError(f"acción desconocida «{action.kind}»")
+            raise ValueError(_("acción desconocida «{action}»").format(action=action.kind))
         self._blocked(events)
         if game.result is not None:
             events.append(Event("end", seat, result=game.result))

@@ -21,6 +21,7 @@ from typing import Iterable, NamedTuple, Sequence
 from . import tiles as T
 from .board import CENTER, NUM_SQUARES, SIZE, Board, square
 from .errors import InvalidPositionError
+from .i18n import _
 from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, TILE_SHIFT
 from .move import EXCHANGE, PASS, PLAY, Move
 from .rules import check_play
@@ -104,25 +105,26 @@ def _checked(board: Board, rack: Sequence[int]) -> tuple[int, ...]:
     """The rack, after checking that the board and rack could be a game's (art. 3, 6)."""
     squares = getattr(board, "squares", None)
     if not isinstance(squares, (bytes, bytearray)) or len(squares) != NUM_SQUARES:
-        raise InvalidPositionError("se esperaba un tablero (Board) de 15×15 casillas")
+        raise InvalidPositionError(_("se esperaba un tablero (Board) de 15×15 casillas"))
     rack_t = tuple(rack)
     if len(rack_t) > T.RACK_SIZE:
-        raise InvalidPositionError(f"el atril tiene {len(rack_t)} fichas; como mucho 7 (art. 6)")
+        raise InvalidPositionError(
+            _("el atril tiene {tiles} fichas; como mucho 7 (art. 6)").format(tiles=len(rack_t)))
     uses = Counter()
     for t in squares:
         if t:
             if t & ~T.BLANK_BIT not in range(1, T.NUM_LETTERS + 1):
-                raise InvalidPositionError(f"ficha desconocida en el tablero: {t!r}")
+                raise InvalidPositionError(
+                    _("ficha desconocida en el tablero: {tile}").format(tile=repr(t)))
             uses[T.BLANK if t & T.BLANK_BIT else t] += 1
     for t in rack_t:
         if type(t) is not int or t not in range(T.ALPHABET_SIZE):
-            raise InvalidPositionError(f"ficha desconocida en el atril: {t!r}")
+            raise InvalidPositionError(
+                _("ficha desconocida en el atril: {tile}").format(tile=repr(t)))
         uses[t] += 1
     for code, count in sorted(uses.items()):
         if count > T.COUNTS[code]:
-            name = "comodines" if code == T.BLANK else f"fichas {T.tile_to_human(code)}"
-            raise InvalidPositionError(f"hay {count} {name} entre tablero y atril, pero el juego "
-                                       f"solo tiene {T.COUNTS[code]} (art. 3)")
+            raise InvalidPositionError(T.too_many(code, count))
     return rack_t
 
 

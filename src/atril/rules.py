@@ -13,12 +13,17 @@ from typing import Iterable, Sequence
 from . import tiles as T
 from .board import CENTER, LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER, Board, square_name
 from .errors import IllegalMoveError
+from .i18n import _
 from .move import PLAY, THROUGH, Move
 from .rack import format_rack
 
 BINGO_BONUS = 50  # art. 19
-#: the only answers a challenge or the word judge gives (art. 40): never which word failed.
-VERDICTS = {True: "jugada correcta", False: "jugada no válida"}
+
+
+def verdict(valid: bool) -> str:
+    """The only answers a challenge or the word judge gives (art. 40), never which word failed:
+    «jugada correcta» or «jugada no válida» (an English catalog keeps the Spanish words)."""
+    return _("jugada correcta") if valid else _("jugada no válida")
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,7 @@ class ScoredPlay:
 def check_play(board: Board, move: Move) -> ScoredPlay:
     """Validate where a play's tiles go and score it; raise IllegalMoveError naming the article."""
     if move.kind != PLAY:
-        raise IllegalMoveError("solo una jugada con fichas se coloca en el tablero", "8")
+        raise IllegalMoveError(_("solo una jugada con fichas se coloca en el tablero"), "8")
     cross_step = SIZE if move.across else 1
     squares = list(move.squares())
     word: list[int] = []
@@ -70,20 +75,23 @@ def check_play(board: Board, move: Move) -> ScoredPlay:
         if on_board:
             if t != THROUGH and T.letter_of(t) != T.letter_of(on_board):
                 raise IllegalMoveError(
-                    f"en {square_name(sq)} ya hay {T.tile_to_human(on_board)}, no "
-                    f"{T.tile_to_human(t)}", "8")
+                    _("en {square} ya hay {there}, no {typed}").format(
+                        square=square_name(sq), there=T.tile_to_human(on_board),
+                        typed=T.tile_to_human(t)), "8")
             if t != THROUGH and (t & T.BLANK_BIT) != (on_board & T.BLANK_BIT):
                 raise IllegalMoveError(
-                    f"en {square_name(sq)} la ficha es {T.tile_to_human(on_board)}", "8")
+                    _("en {square} la ficha es {there}").format(
+                        square=square_name(sq), there=T.tile_to_human(on_board)), "8")
             word.append(on_board)
         else:
             if t == THROUGH:
                 raise IllegalMoveError(
-                    f"{square_name(sq)} está vacía: «.» solo vale para fichas ya colocadas", "8")
+                    _("{square} está vacía: «.» solo vale para fichas ya colocadas").format(
+                        square=square_name(sq)), "8")
             word.append(t)
             placed.append((sq, t))
     if not placed:
-        raise IllegalMoveError("la jugada no coloca ninguna ficha nueva", "8")
+        raise IllegalMoveError(_("la jugada no coloca ninguna ficha nueva"), "8")
     # The word must be complete: no tile right before or after it on the line (art. 8).
     before_r, before_c = (move.row, move.col - 1) if move.across else (move.row - 1, move.col)
     last = squares[-1]
@@ -91,25 +99,23 @@ def check_play(board: Board, move: Move) -> ScoredPlay:
                         else (last // SIZE + 1, last % SIZE))
     if board.at(before_r, before_c) or board.at(after_r, after_c):
         raise IllegalMoveError(
-            "la palabra no está completa: sigue en fichas ya colocadas en la misma línea", "8")
+            _("la palabra no está completa: sigue en fichas ya colocadas en la misma línea"), "8")
     if len(word) < 2:
         # One new tile: the word it forms may run the other way (art. 2).
         cross = _cross_word(board, placed[0][0], placed[0][1], cross_step)
         if cross is None:
-            raise IllegalMoveError("una palabra tiene dos o más letras", "2")
+            raise IllegalMoveError(_("una palabra tiene dos o más letras"), "2")
         start = cross[1][0]
         return check_play(board, Move.play(start // SIZE, start % SIZE, not move.across, cross[0]))
     first_move = board.is_empty()
     if first_move:
         if CENTER not in squares:
-            raise IllegalMoveError(
-                "la primera jugada debe ocupar la casilla central H8", "6")
+            raise IllegalMoveError(_("la primera jugada debe ocupar la casilla central H8"), "6")
     else:
         touches = len(placed) < len(word) or any(
             board[n] for sq, _ in placed for n in _neighbours(sq, cross_step) if n is not None)
         if not touches:
-            raise IllegalMoveError(
-                "la jugada debe enlazar con las fichas del tablero", "9")
+            raise IllegalMoveError(_("la jugada debe enlazar con las fichas del tablero"), "9")
 
     words: list[Word] = []
     main_score = _score_line(word, squares, {sq for sq, _ in placed})
@@ -151,7 +157,7 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
     """The perpendicular word through a newly placed tile, or None if it stands alone."""
     start = sq
     while True:
-        prev, _ = _neighbours(start, step)
+        prev, _next = _neighbours(start, step)
         if prev is None or not board[prev]:
             break
         start = prev
@@ -160,7 +166,7 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
     while cur is not None and (cur == sq or board[cur]):
         squares.append(cur)
         tiles_.append(tile if cur == sq else board[cur])
-        _, cur = _neighbours(cur, step)
+        _prev, cur = _neighbours(cur, step)
     if len(squares) < 2:
         return None
     return tuple(tiles_), squares
@@ -174,8 +180,9 @@ def leave_after(rack: Sequence[int], used: Iterable[int], article: str = "8") ->
     missing = Counter(used) - Counter(rack)
     if missing:
         raise IllegalMoveError(
-            f"no tienes en el atril {format_rack(missing.elements())} "
-            f"(atril: {format_rack(rack) or 'vacío'})", article)
+            _("no tienes en el atril {missing} (atril: {rack})").format(
+                missing=format_rack(missing.elements()), rack=format_rack(rack) or _("vacío")),
+            article)
     left = list(rack)
     for t in used:
         left.remove(t)

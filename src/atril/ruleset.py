@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import AtrilError
+from .i18n import N_, _
 
 DEFAULT = "FISE2009"
 
@@ -21,7 +22,7 @@ class Ruleset:
     """One rules text, reduced to the numbers and switches a game needs."""
 
     name: str
-    title: str  # Spanish, for people
+    title: str  # Spanish, for people (a msgid: ``_(ruleset.title)`` where it is shown)
     #: lexicon id used when a game names none. The FILE 2018/2024 official list (*Lexicon para
     #: Scrabble 2017*, DLE 23) is not bundled, so every ruleset plays ES09 for now.
     lexicon: str = "ES09"
@@ -50,8 +51,8 @@ class Ruleset:
             return RULESETS[key]
         except KeyError:
             raise AtrilError(
-                f"reglamento desconocido «{name}»; los disponibles son: "
-                f"{', '.join(RULESETS)}") from None
+                _("reglamento desconocido «{name}»; los disponibles son: {known}").format(
+                    name=name, known=", ".join(RULESETS))) from None
 
     @staticmethod
     def names() -> tuple[str, ...]:
@@ -67,13 +68,14 @@ class Ruleset:
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (
     # FISE 2004 rev. 16.1: art. 40.1 blocked, 40.2 passes (withdrawn = pass), 40.3 out,
     # 40.4 time; no twelve-scoreless-turns rule; art. 32 overtime −10/min, no limit.
-    Ruleset("FISE2004", "FISE, Reglamento oficial 2004 (rev. 16.1)", max_scoreless_turns=None),
+    Ruleset("FISE2004", N_("FISE, Reglamento oficial 2004 (rev. 16.1)"),
+            max_scoreless_turns=None),
     # FISE 2009 v13, the reference: art. 45.1–45.5, art. 35.
-    Ruleset("FISE2009", "FISE, Reglamento 2009 (v13)"),
+    Ruleset("FISE2009", N_("FISE, Reglamento 2009 (v13)")),
     # The FILE 2018 summary names only passes (25.a) and going out (25.b); it is a
     # summary, so the rules it leaves unsaid are kept as in 2009 (and ReDeLetras art. 37.3,
     # wolges' Spanish config: twelve scoreless turns end the game).
-    Ruleset("FILE2018", "FILE, Reglamento 2018"),
+    Ruleset("FILE2018", N_("FILE, Reglamento 2018")),
     # 2024: as 2018, and more than 8 minutes over the clock loses the game (docs/RULES.md §8).
-    Ruleset("FILE2024", "FILE, Reglamento 2024", overtime_limit=8),
+    Ruleset("FILE2024", N_("FILE, Reglamento 2024"), overtime_limit=8),
 )}

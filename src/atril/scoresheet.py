@@ -13,11 +13,12 @@ from dataclasses import asdict, dataclass
 
 from . import tiles as T
 from .game import EXCHANGE, PASS, PLAY, WITHDRAWN, Game
+from .i18n import N_, _
 
 _ADJUSTMENT_TEXT = {
-    "rack": "fichas en el atril (art. 45)",
-    "out": "fichas del rival (art. 45.4)",
-    "time": "tiempo excedido (art. 35)",
+    "rack": N_("fichas en el atril (art. 45)"),
+    "out": N_("fichas del rival (art. 45.4)"),
+    "time": N_("tiempo excedido (art. 35)"),
 }
 
 
@@ -38,7 +39,7 @@ class Scoresheet:
     players: tuple[str, str]
     ruleset: str
     rows: tuple[Row, ...]
-    result: str | None  # Spanish summary once the game is over
+    result: str | None  # the summary once the game is over
 
     @classmethod
     def from_game(cls, game: Game) -> Scoresheet:
@@ -54,15 +55,17 @@ class Scoresheet:
         if game.result is not None:
             for a in game.result.adjustments:
                 totals[a.player] += a.points
-                what = _ADJUSTMENT_TEXT[a.kind]
+                what = _(_ADJUSTMENT_TEXT[a.kind])
                 if a.tiles:
                     what += ": " + T.to_human(sorted(a.tiles, key=T.blank_last))
                 rows.append(Row(0, a.player, game.players[a.player], what, a.points,
                                 (totals[0], totals[1])))
             r = game.result
-            winner = ("empate" if r.winner is None else f"gana {game.players[r.winner]}")
-            summary = (f"{game.players[0]} {r.scores[0]} – {game.players[1]} {r.scores[1]}: "
-                       f"{winner}. Final: {r.text} (art. {r.article}).")
+            winner = (_("empate") if r.winner is None else
+                      _("gana {name}").format(name=game.players[r.winner]))
+            summary = _("{a} {sa} – {b} {sb}: {winner}. Final: {text} (art. {article}).").format(
+                a=game.players[0], sa=r.scores[0], b=game.players[1], sb=r.scores[1],
+                winner=winner, text=r.text, article=r.article)
         return cls((game.players[0], game.players[1]), game.ruleset.name, tuple(rows), summary)
 
     def to_dict(self) -> dict:
@@ -76,12 +79,15 @@ class Scoresheet:
     def to_text(self) -> str:
         """Aligned columns, as a sheet printed for the players to sign (art. 44)."""
         a, b = self.players
-        name_w = max(7, len(a), len(b))
-        text_w = max([6] + [len(r.text) for r in self.rows])
+        # TRANSLATORS: the scoresheet's column headings: turn number, player, play, points.
+        heads = _("nº"), _("jugador"), _("jugada"), _("puntos")
+        name_w = max(len(heads[1]), len(a), len(b))
+        text_w = max([len(heads[2])] + [len(r.text) for r in self.rows])
         wa, wb = max(5, len(a)), max(5, len(b))
-        header = (f"{'nº':>3}  {'jugador':<{name_w}}  {'jugada':<{text_w}}  {'puntos':>6}  "
+        header = (f"{heads[0]:>3}  {heads[1]:<{name_w}}  {heads[2]:<{text_w}}  {heads[3]:>6}  "
                   f"{a:>{wa}}  {b:>{wb}}")
-        lines = [f"Planilla: {a} contra {b} ({self.ruleset})", header, "-" * len(header)]
+        lines = [_("Planilla: {a} contra {b} ({ruleset})").format(a=a, b=b, ruleset=self.ruleset),
+                 header, "-" * len(header)]
         for r in self.rows:
             number = str(r.number) if r.number else ""
             points = f"{r.points:+d}" if r.number == 0 else str(r.points)

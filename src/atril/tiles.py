@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .errors import InvalidTextError
+from .i18n import _
 
 BLANK = 0
 EMPTY = 0
@@ -92,7 +93,9 @@ def code(letter: str) -> int:
     try:
         return _LETTER_TO_CODE[letter.upper()]
     except KeyError:
-        raise InvalidTextError(f"«{letter}» no es una ficha del juego español (art. 3)") from None
+        raise InvalidTextError(
+            _("«{letter}» no es una ficha del juego español (art. 3)").format(letter=letter)
+        ) from None
 
 
 def strip_accents(text: str) -> str:
@@ -133,7 +136,7 @@ def tokenize_machine(text: str) -> tuple[int, ...]:
 
 def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[int, ...]:
     if not isinstance(text, str):
-        raise InvalidTextError("se esperaba un texto")
+        raise InvalidTextError(_("se esperaba un texto"))
     text = strip_accents(text.strip())
     out: list[int] = []
     i = 0
@@ -143,17 +146,19 @@ def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[int, ..
         if ch == "[":
             end = text.find("]", i)
             if end < 0:
-                raise InvalidTextError(f"falta «]» en «{text}»")
+                raise InvalidTextError(_("falta «]» en «{text}»").format(text=text))
             inner = text[i + 1:end]
             if inner.upper() not in _DIGRAPHS and not (
                     len(inner) == 1 and inner.upper() in _LETTER_TO_CODE):
-                raise InvalidTextError(f"«[{inner}]» no es una ficha del juego español (art. 3)")
+                raise InvalidTextError(_("«[{tile}]» no es una ficha del juego español (art. 3)")
+                                       .format(tile=inner))
             out.append(_letter(inner, text, allow_blanks))
             i = end + 1
             continue
         if ch == "?":
             if not allow_blanks:
-                raise InvalidTextError(f"«?» (comodín sin designar) no vale en «{text}»")
+                raise InvalidTextError(
+                    _("«?» (comodín sin designar) no vale en «{text}»").format(text=text))
             out.append(BLANK)
             i += 1
             continue
@@ -172,9 +177,11 @@ def _letter(piece: str, text: str, allow_blanks: bool) -> int:
     upper = piece.upper()
     if upper in ("K", "W"):
         raise InvalidTextError(
-            f"«{text}»: la {upper} no existe en el Scrabble en español, ni como comodín (art. 10.2)")
+            _("«{text}»: la {letter} no existe en el Scrabble en español, ni como comodín "
+              "(art. 10.2)").format(text=text, letter=upper))
     if upper not in _LETTER_TO_CODE:
-        raise InvalidTextError(f"«{text}»: «{piece}» no es una ficha del juego español (art. 3)")
+        raise InvalidTextError(_("«{text}»: «{piece}» no es una ficha del juego español (art. 3)")
+                               .format(text=text, piece=piece))
     tile = _LETTER_TO_CODE[upper]
     if piece != upper:  # lower case: a designated blank
         if not allow_blanks:
@@ -183,6 +190,16 @@ def _letter(piece: str, text: str, allow_blanks: bool) -> int:
             return tile
         return tile | BLANK_BIT
     return tile
+
+
+def too_many(code: int, count: int) -> str:
+    """Why a position is impossible: ``count`` tiles of ``code`` between the board and the
+    racks, more than the set holds (art. 3)."""
+    message = (_("hay {count} comodines entre el tablero y los atriles, pero el juego solo tiene "
+                 "{most} (art. 3)") if code == BLANK else
+               _("hay {count} fichas {tile} entre el tablero y los atriles, pero el juego solo "
+                 "tiene {most} (art. 3)"))
+    return message.format(count=count, tile=tile_to_human(code), most=COUNTS[code])
 
 
 def tile_to_machine(tile: int) -> str:

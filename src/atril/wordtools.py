@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Union
 
 from . import tiles as T
 from .errors import InvalidTextError
+from .i18n import _
 from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, Kwg
 
 if TYPE_CHECKING:
@@ -135,11 +136,13 @@ def _read_letters(text: str, where: str) -> list[int]:
             out.append(_ALIASES[ch])
         elif ch in "KW":
             raise InvalidTextError(
-                f"«{where}»: la {ch} no existe en el Scrabble en español, ni como comodín (art. 10.2)")
+                _("«{text}»: la {letter} no existe en el Scrabble en español, ni como comodín "
+                  "(art. 10.2)").format(text=where, letter=ch))
         elif ch.isalpha() and ch in _LETTERS:
             out.append(_LETTERS[ch])
         elif ch not in _SEPARATORS:
-            raise InvalidTextError(f"«{where}»: «{ch}» no es una ficha del juego español (art. 3)")
+            raise InvalidTextError(_("«{text}»: «{piece}» no es una ficha del juego español "
+                                     "(art. 3)").format(text=where, piece=ch))
         i += 1
     return out
 
@@ -149,7 +152,7 @@ _LETTERS = {t.letter: t.code for t in T.TILES if len(t.letter) == 1}
 
 def _normalize(text: str) -> str:
     if not isinstance(text, str):
-        raise InvalidTextError("se esperaba un texto")
+        raise InvalidTextError(_("se esperaba un texto"))
     return T.strip_accents(text.strip()).upper()
 
 
@@ -157,7 +160,8 @@ def _read_set(inner: str, where: str) -> frozenset[int]:
     negated = inner.startswith("^")
     members = frozenset(_read_letters(inner[1:] if negated else inner, where))
     if not members:
-        raise InvalidTextError(f"«{where}»: el conjunto «[{inner}]» está vacío")
+        raise InvalidTextError(_("«{text}»: el conjunto «[{inner}]» está vacío").format(
+            text=where, inner=inner))
     return _ALL_LETTERS - members if negated else members
 
 
@@ -168,14 +172,14 @@ def _split_brackets(text: str, where: str) -> Iterator[tuple[str, str]]:
         if text[i] == "[":
             end = text.find("]", i)
             if end < 0:
-                raise InvalidTextError(f"«{where}»: falta «]»")
+                raise InvalidTextError(_("«{text}»: falta «]»").format(text=where))
             yield "set", text[i + 1:end]
             i = end + 1
         else:
             end = text.find("[", i)
             end = len(text) if end < 0 else end
             if "]" in text[i:end]:
-                raise InvalidTextError(f"«{where}»: sobra «]»")
+                raise InvalidTextError(_("«{text}»: sobra «]»").format(text=where))
             yield "text", text[i:end]
             i = end
 
@@ -190,7 +194,8 @@ def parse_tiles(text: str) -> tuple[int, ...]:
         if kind == "set":
             one = _read_letters(piece, where)
             if len(one) != 1:
-                raise InvalidTextError(f"«{where}»: entre corchetes va una sola ficha, como [CH]")
+                raise InvalidTextError(
+                    _("«{text}»: entre corchetes va una sola ficha, como [CH]").format(text=where))
             tiles.extend(one)
             continue
         for chunk in piece.split("?"):
@@ -198,15 +203,18 @@ def parse_tiles(text: str) -> tuple[int, ...]:
             tiles.append(T.BLANK)
         tiles.pop()
     if not tiles:
-        raise InvalidTextError("el atril está vacío")
+        raise InvalidTextError(_("el atril está vacío"))
     if len(tiles) > MAX_TILES:
-        raise InvalidTextError(f"«{where}»: como mucho {MAX_TILES} fichas, no {len(tiles)}")
+        raise InvalidTextError(_("«{text}»: como mucho {most} fichas, no {tiles}").format(
+            text=where, most=MAX_TILES, tiles=len(tiles)))
     for t in set(tiles):
         have = tiles.count(t)
         if have > T.COUNTS[t]:
-            name = "comodines" if t == T.BLANK else T.tile_to_human(t)
-            raise InvalidTextError(
-                f"«{where}»: {have} {name}, pero la bolsa solo tiene {T.COUNTS[t]} (art. 3)")
+            message = (_("«{text}»: {count} comodines, pero la bolsa solo tiene {most} (art. 3)")
+                       if t == T.BLANK else
+                       _("«{text}»: {count} {tile}, pero la bolsa solo tiene {most} (art. 3)"))
+            raise InvalidTextError(message.format(text=where, count=have,
+                                                  tile=T.tile_to_human(t), most=T.COUNTS[t]))
     return tuple(tiles)
 
 
@@ -218,10 +226,11 @@ def parse_word(text: str) -> tuple[int, ...]:
     for kind, piece in _split_brackets(text, where):
         one = _read_letters(piece, where)
         if kind == "set" and len(one) != 1:
-            raise InvalidTextError(f"«{where}»: entre corchetes va una sola ficha, como [CH]")
+            raise InvalidTextError(
+                _("«{text}»: entre corchetes va una sola ficha, como [CH]").format(text=where))
         tiles.extend(one)
     if not tiles:
-        raise InvalidTextError(f"«{where}»: no hay fichas")
+        raise InvalidTextError(_("«{text}»: no hay fichas").format(text=where))
     return tuple(tiles)
 
 
@@ -256,9 +265,10 @@ class Pattern:
                 else:
                     run += ch
         if not items:
-            raise InvalidTextError("el patrón está vacío")
+            raise InvalidTextError(_("el patrón está vacío"))
         if sum(1 for it in items if it != STAR) > MAX_TILES:
-            raise InvalidTextError(f"«{where}»: el patrón pide más de {MAX_TILES} fichas")
+            raise InvalidTextError(_("«{text}»: el patrón pide más de {most} fichas").format(
+                text=where, most=MAX_TILES))
         return cls(tuple(items), where)
 
     def reversed(self) -> Pattern:
@@ -518,11 +528,13 @@ def word_list(source: Source, *, min_length: int = 1, max_length: int = MAX_TILE
     if isinstance(contains, str):
         contains = parse_word(contains) if contains.strip() else ()
     if len(contains) > MAX_TILES:
-        raise InvalidTextError(f"ninguna palabra tiene más de {MAX_TILES} fichas")
+        raise InvalidTextError(_("ninguna palabra tiene más de {most} fichas").format(
+            most=MAX_TILES))
     need = _counts(contains)
     needed = sum(need)
     if min_length < 1 or max_length < min_length:
-        raise InvalidTextError(f"longitudes no válidas: de {min_length} a {max_length}")
+        raise InvalidTextError(_("longitudes no válidas: de {low} a {high}").format(
+            low=min_length, high=max_length))
     nodes = kwg.nodes
     found: list[Found] = []
     prefix: list[int] = []
@@ -590,11 +602,12 @@ def parse_length(text: str | None) -> tuple[int, int]:
     """A length or range of lengths in tiles, ``"2"`` or ``"2-3"``; None is any length."""
     if text is None:
         return 1, MAX_TILES
-    low, _, high = text.strip().partition("-")
+    low, _dash, high = text.strip().partition("-")
     try:
         return int(low), int(high or low)
     except ValueError:
-        raise InvalidTextError(f"longitud no válida: «{text}» (usa 2 o 2-3)") from None
+        raise InvalidTextError(_("longitud no válida: «{text}» (usa 2 o 2-3)").format(
+            text=text)) from None
 
 
 # --- probability -------------------------------------------------------------------------
@@ -629,7 +642,7 @@ def by_probability(found: Iterable[Found], *, blanks: bool = True) -> list[Found
                     for f in found), key=lambda k: k[:3])
     out: list[Found] = []
     length, rank = 0, 0
-    for n, minus_ways, _, f in keyed:
+    for n, minus_ways, _letters, f in keyed:
         rank = rank + 1 if n == length else 1
         length = n
         out.append(Found(f.tiles, rank, -minus_ways / comb(T.TOTAL_TILES, n)))

@@ -158,6 +158,24 @@ def server(tmp_path):
     srv.stop()
 
 
+class SpanishBrowser:
+    """Chromium whose pages and contexts speak Spanish unless a test says otherwise: the pages
+    (and the server's answers to them) follow the browser's language, and these tests read the
+    Spanish texts."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_page(self, **options):
+        return self._browser.new_page(**{"locale": "es-ES", **options})
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"locale": "es-ES", **options})
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
@@ -168,7 +186,7 @@ def browser():
         missing("playwright (pip install playwright)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield SpanishBrowser(b)
         b.close()
 
 

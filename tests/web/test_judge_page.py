@@ -7,10 +7,11 @@ import json
 import pytest
 from starlette.testclient import TestClient
 
-from atril.judge import CORRECT, INVALID
 from atril.web.app import create_app
 
 from conftest import screenshot, served
+
+CORRECT, INVALID = "JUGADA CORRECTA", "JUGADA NO VÁLIDA"  # art. 40
 
 
 def make_app(tmp_path):

@@ -360,7 +360,8 @@ def test_hand_off_on_one_device(server, browser):
     assert page.locator("#handoff-text").inner_text() == f"Pasa el dispositivo a {first}"
     assert page.evaluate(OFF_BOARD_TILES) == 0
     assert not page.locator("#exchange-dialog").evaluate("(d) => d.open")
-    page.select_option("#lang", "en")
+    page.select_option("#lang", "en")  # the page fetches its English strings, then draws again
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.locator("#handoff-text").inner_text() == f"Pass the device to {first}"
     assert page.locator("#handoff-ok").inner_text() == f"I am {first}: show my rack"
     page.click("#handoff-ok")

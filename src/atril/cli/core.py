@@ -9,25 +9,26 @@ import click
 from .. import tiles as T
 from ..board import square_name
 from ..errors import IllegalMoveError
+from ..i18n import N_, _
 from ..lexicon import Lexicon
 from ..move import Move
 from ..position import Position
-from ..rules import VERDICTS, check_play, leave_after
-from . import echo_json, main
+from ..rules import check_play, leave_after, verdict
+from . import argument, echo_json, main, option
 
-lexicon_option = click.option(
-    "--lexicon", "lexicon_spec", default=None, metavar="ID|RUTA",
-    help="Léxico: ES09 (incluido) o un fichero .txt/.txt.gz de palabras.")
+lexicon_option = option(
+    "--lexicon", "lexicon_spec", default=None, metavar=N_("ID|RUTA"),
+    help=N_("Léxico: ES09 (incluido) o un fichero .txt/.txt.gz de palabras."))
+json_option = option("--json", "as_json", is_flag=True, help=N_("Salida en JSON."))
 
 
-@main.command()
+@main.command(help=N_("Dice si cada PALABRA es válida (sale con 0 si todas lo son, 1 si no)."))
 @lexicon_option
-@click.option("--judge", is_flag=True,
-              help="Responde solo «jugada correcta» o «jugada no válida» (art. 40).")
-@click.option("--json", "as_json", is_flag=True, help="Salida en JSON.")
-@click.argument("words", nargs=-1, required=True)
+@option("--judge", is_flag=True,
+        help=N_("Responde solo «jugada correcta» o «jugada no válida» (art. 40)."))
+@json_option
+@argument("words", nargs=-1, required=True, metavar=N_("PALABRA..."))
 def check(lexicon_spec: str | None, judge: bool, as_json: bool, words: tuple[str, ...]) -> None:
-    """Dice si cada PALABRA es válida (sale con 0 si todas lo son, 1 si no)."""
     lexicon = Lexicon.load(lexicon_spec or "ES09")
     results = []
     for word in words:
@@ -38,34 +39,37 @@ def check(lexicon_spec: str | None, judge: bool, as_json: bool, words: tuple[str
         results.append({"word": word, "valid": valid})
     all_valid = all(r["valid"] for r in results)
     if judge:
-        verdict = VERDICTS[all_valid]
+        said = verdict(all_valid)
         if as_json:
-            echo_json({"verdict": verdict, "valid": all_valid})
+            echo_json({"verdict": said, "valid": all_valid})
         else:
-            click.echo(verdict)
+            click.echo(said)
     elif as_json:
         echo_json({"words": results})
     else:
         for r in results:
-            click.echo(f"{r['word']}: {'válida' if r['valid'] else 'no válida'}")
+            click.echo(f"{r['word']}: " + (_("válida") if r["valid"] else _("no válida")))
     sys.exit(0 if all_valid else 1)
 
 
-@main.command()
-@click.option("--cgp", "cgp_text", required=True, help="La posición en formato CGP.")
-@click.option("--move", "move_text", required=True, help="La jugada: «H8 CASA», «8H CASA».")
-@lexicon_option
-@click.option("--json", "as_json", is_flag=True, help="Salida en JSON.")
-def score(cgp_text: str, move_text: str, lexicon_spec: str | None, as_json: bool) -> None:
-    """Valida y puntúa una jugada sobre una posición.
+cgp_option = option("--cgp", "cgp_text", required=True, metavar=N_("CGP"),
+                    help=N_("La posición en formato CGP."))
 
-    Sale con 2 si la colocación es ilegal (con la regla y su artículo) y con 1 si alguna
-    palabra formada no está en el léxico.
-    """
+
+@main.command(help=N_("Valida y puntúa una jugada sobre una posición.\n\nSale con 2 si la "
+                      "colocación es ilegal (con la regla y su artículo) y con 1 si alguna "
+                      "palabra formada no está en el léxico."))
+@cgp_option
+@option("--move", "move_text", required=True, metavar=N_("JUGADA"),
+        help=N_("La jugada: «H8 CASA», «8H CASA»."))
+@lexicon_option
+@json_option
+def score(cgp_text: str, move_text: str, lexicon_spec: str | None, as_json: bool) -> None:
     position = Position(cgp_text)
     move = Move(move_text)
     if not move.is_play:
-        raise IllegalMoveError("solo se puntúan jugadas con fichas; cambio y paso valen 0", "25")
+        raise IllegalMoveError(_("solo se puntúan jugadas con fichas; cambio y paso valen 0"),
+                               "25")
     play = check_play(position.board, move)
     if position.rack:
         leave_after(position.rack, play.placed_tiles())
@@ -81,19 +85,19 @@ def score(cgp_text: str, move_text: str, lexicon_spec: str | None, as_json: bool
             "valid": valid,
         })
     else:
-        click.echo(f"{play.move.notation(position.board)}: {play.score} puntos"
-                   + (" (¡scrabble! +50)" if play.bingo else ""))
+        click.echo(_("{move}: {score} puntos").format(
+            move=play.move.notation(position.board), score=play.score)
+            + (" " + _("(¡scrabble! +50)") if play.bingo else ""))
         for w in words:
-            mark = "" if w["valid"] else "   (no está en el léxico)"
+            mark = "" if w["valid"] else "   " + _("(no está en el léxico)")
             click.echo(f"  {w['word']:<15} {w['score']:>4}{mark}")
     sys.exit(0 if valid else 1)
 
 
-@main.command()
-@click.option("--cgp", "cgp_text", required=True, help="La posición en formato CGP.")
-@click.option("--json", "as_json", is_flag=True, help="Salida en JSON.")
+@main.command(help=N_("Muestra el tablero y los atriles de una posición."))
+@cgp_option
+@json_option
 def show(cgp_text: str, as_json: bool) -> None:
-    """Muestra el tablero y los atriles de una posición."""
     position = Position(cgp_text)
     if as_json:
         echo_json({

@@ -8,11 +8,13 @@ import time
 import click
 from tqdm import tqdm
 
+from .. import i18n
 from .. import players as P
 from ..game import Game
+from ..i18n import N_, _
 from ..lexicon import Lexicon
 from ..ruleset import Ruleset
-from . import echo_json, main
+from . import echo_json, main, option
 from .core import lexicon_option
 
 
@@ -37,32 +39,38 @@ def game_json(game: Game) -> dict:
 def _player_names(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if len(names) != 2:
-        raise click.BadParameter("dos jugadores separados por una coma, p. ej. equity,greedy")
+        raise click.BadParameter(_("dos jugadores separados por una coma, p. ej. equity,greedy"))
     for n in names:
         if n not in P.LEVELS:
-            raise click.BadParameter(f"«{n}» no es un jugador; los hay: {', '.join(P.LEVELS)}")
+            raise click.BadParameter(_("«{name}» no es un jugador; los hay: {known}").format(
+                name=n, known=", ".join(P.LEVELS)))
     return names
 
 
-@main.command()
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Cuántas partidas (por parejas: la misma bolsa con los asientos cambiados).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Semilla de la primera bolsa.")
-@click.option("--players", "player_list", default="equity,greedy", show_default=True,
-              help=f"Los dos jugadores: {', '.join(P.LEVELS)}.")
-@click.option("--ruleset", default=None, type=click.Choice(Ruleset.names(), case_sensitive=False),
-              help="Reglamento (por defecto FISE2009).")
+ruleset_option = option("--ruleset", default=None,
+                        type=click.Choice(Ruleset.names(), case_sensitive=False),
+                        help=N_("Reglamento (por defecto FISE2009)."))
+
+
+@main.command(help=N_("Partidas del ordenador contra sí mismo, con barra de progreso en stderr."))
+@option("--games", type=click.IntRange(min=1), default=10, show_default=True, metavar=N_("N"),
+        help=N_("Cuántas partidas (por parejas: la misma bolsa con los asientos cambiados)."))
+@option("--seed", type=int, default=0, show_default=True, metavar=N_("SEMILLA"),
+        help=N_("Semilla de la primera bolsa."))
+@option("--players", "player_list", default="equity,greedy", show_default=True,
+        metavar=N_("JUGADORES"),
+        help=N_("Los dos jugadores, separados por una coma (los niveles de atril play --vs)."))
+@ruleset_option
 @lexicon_option
-@click.option("--json", "as_json", is_flag=True, help="Un objeto JSON por partida.")
+@option("--json", "as_json", is_flag=True, help=N_("Un objeto JSON por partida."))
 def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
-    """Partidas del ordenador contra sí mismo, con barra de progreso en stderr."""
     names = _player_names(player_list)
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
     engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}") for k, n in enumerate(names)]
     wins, points, turns = [0, 0], [0, 0], 0
     start = time.perf_counter()
     for game, seats in tqdm(P.match(engines, games, seed=seed, lexicon=lexicon, ruleset=ruleset),
-                            total=games, unit="partida", file=sys.stderr, disable=None,
+                            total=games, unit=_("partida"), file=sys.stderr, disable=None,
                             leave=False):
         turns += len(game.history)
         for seat, k in enumerate(seats):
@@ -76,29 +84,32 @@ def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
         return
     draws = games - sum(wins)
     for k, name in enumerate(names):
-        click.echo(f"{k + 1}. {name:<13} {wins[k]:>6} victorias ({100 * wins[k] / games:5.1f} %)"
-                   f"   media {points[k] / games:6.1f} puntos")
-    click.echo(f"   empates       {draws:>6}")
-    click.echo(f"{games} partidas, {turns} turnos en {seconds:.1f} s: "
-               f"{turns / seconds:.0f} turnos/s")
+        click.echo(f"{k + 1}. {name:<13} " + _("{wins} victorias ({share} %)   media {points} "
+                                               "puntos").format(
+            wins=f"{wins[k]:>6}", share=f"{100 * wins[k] / games:5.1f}",
+            points=f"{points[k] / games:6.1f}"))
+    label = _("empates")
+    click.echo(f"   {label:<13} {draws:>6}")
+    click.echo(_("{games} partidas, {turns} turnos en {seconds} s: {speed} turnos/s").format(
+        games=games, turns=turns, seconds=f"{seconds:.1f}", speed=f"{turns / seconds:.0f}"))
 
 
-@main.command()
-@click.option("--vs", "opponent", default="equity", show_default=True,
-              type=click.Choice([*P.LEVELS, "humano"], case_sensitive=False),
-              help="Contra quién: un nivel del ordenador o «humano» (dos personas, un teclado).")
-@click.option("--ruleset", default=None, type=click.Choice(Ruleset.names(), case_sensitive=False),
-              help="Reglamento (por defecto FISE2009).")
-@click.option("--clock", "minutes", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="MIN", help="Reloj de ajedrez: minutos por jugador (art. 34).")
-@click.option("--seed", default=None, help="Semilla de la bolsa (partida reproducible).")
-@click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True,
-              help="Idioma de los mensajes.")
-@click.option("--save", "save_path", default=None, metavar="FICHERO.gcg",
-              help="Guarda la partida en GCG al terminar o al salir.")
+@main.command(help=N_("Juega una partida en la terminal, contra el ordenador o entre dos "
+                      "personas."))
+@option("--vs", "opponent", default="equity", show_default=True,
+        type=click.Choice([*P.LEVELS, "humano"], case_sensitive=False),
+        help=N_("Contra quién: un nivel del ordenador o «humano» (dos personas, un teclado)."))
+@ruleset_option
+@option("--clock", "minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+        metavar=N_("MIN"), help=N_("Reloj de ajedrez: minutos por jugador (art. 34)."))
+@option("--seed", default=None, metavar=N_("SEMILLA"),
+        help=N_("Semilla de la bolsa (partida reproducible)."))
+@option("--lang", type=click.Choice(i18n.LANGUAGES), default=None,
+        help=N_("Idioma de los mensajes (como atril --lang)."))
+@option("--save", "save_path", default=None, metavar=N_("FICHERO.gcg"),
+        help=N_("Guarda la partida en GCG al terminar o al salir."))
 @lexicon_option
 def play(opponent, ruleset, minutes, seed, lang, save_path, lexicon_spec) -> None:
-    """Juega una partida en la terminal, contra el ordenador o entre dos personas."""
     from ..terminal import run
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
     run(click.get_text_stream("stdin"), click.get_text_stream("stdout"), opponent=opponent.lower(),

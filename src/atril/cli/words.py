@@ -15,32 +15,33 @@ import click
 from .. import wordtools as W
 from .. import tiles as T
 from ..errors import InvalidTextError
+from ..i18n import N_, _, ngettext
 from ..judge import JudgmentLog, judge as judge_play, split_words
 from ..lexicon import Lexicon
-from . import echo_json, main
-from .core import lexicon_option
+from . import argument, echo_json, main, option
+from .core import json_option, lexicon_option
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Salida en JSON.")
-limit_option = click.option("--limit", default=200, show_default=True, type=click.IntRange(min=0),
-                            help="Cuántas palabras mostrar como mucho (0: todas).")
-sort_option = click.option(
+#: how the searches read a rack, in the help of those that take one.
+RACK_HELP = N_("ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH "
+               "LL RR; para una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).")
+
+limit_option = option("--limit", default=200, show_default=True, type=click.IntRange(min=0),
+                      metavar=N_("N"), help=N_("Cuántas palabras mostrar como mucho (0: todas)."))
+sort_option = option(
     "--sort", "sort", type=click.Choice(["alfa", "prob"]), default="alfa", show_default=True,
-    help="Orden: alfabético por fichas, o por probabilidad dentro de cada longitud.")
-no_blanks_option = click.option(
+    help=N_("Orden: alfabético por fichas, o por probabilidad dentro de cada longitud."))
+no_blanks_option = option(
     "--no-blanks", is_flag=True,
-    help="Calcula la probabilidad sin contar los comodines de la bolsa.")
+    help=N_("Calcula la probabilidad sin contar los comodines de la bolsa."))
 
 
 def search_options(command):
     """The options every word search takes: lexicon, JSON, limit, order, blanks."""
-    for option in (no_blanks_option, sort_option, limit_option, json_option, lexicon_option):
-        command = option(command)
+    for decorate in (no_blanks_option, sort_option, limit_option, json_option, lexicon_option):
+        command = decorate(command)
     return command
 
 
-#: how the searches read a rack, in the help of those that take one.
-RACK_HELP = ("ch, ll y rr se leen como una ficha (como en las palabras); 1 2 3 también son CH LL "
-             "RR; para una C y una H sueltas escribe C,H. ? es un comodín (hasta dos).")
 
 
 def _lexicon(spec: str | None) -> Lexicon:
@@ -60,42 +61,43 @@ def _show(found: list[W.Found], limit: int, as_json: bool, *, grouped: bool = Fa
         echo_json([f.to_json() for f in shown])
         return
     if not found:
-        click.echo("ninguna palabra")
+        click.echo(_("ninguna palabra"))
         return
     if grouped:
         lengths: dict[int, list[str]] = {}
         for f in shown:
             lengths.setdefault(len(f.tiles), []).append(_label(f))
         for n, words in lengths.items():
-            click.echo(f"{n} fichas ({len(words)}): " + " ".join(words))
+            click.echo(_("{tiles} fichas ({count}): ").format(tiles=n, count=len(words))
+                       + " ".join(words))
     else:
         for f in shown:
             click.echo(_label(f))
     if len(found) == len(shown):
-        click.echo(f"{len(found)} palabra{'s' if len(found) != 1 else ''}", err=True)
+        click.echo(ngettext("{count} palabra", "{count} palabras", len(found)).format(
+            count=len(found)), err=True)
     else:
-        count = f"{len(found)}" if complete else f"más de {len(shown)}"
-        click.echo(f"{count} palabras (se muestran {len(shown)}; --limit 0 para verlas todas)",
-                   err=True)
+        count = str(len(found)) if complete else _("más de {count}").format(count=len(shown))
+        click.echo(_("{count} palabras (se muestran {shown}; --limit 0 para verlas todas)")
+                   .format(count=count, shown=len(shown)), err=True)
 
 
 def _label(f: W.Found) -> str:
     return f"{f.rank:>5}. {f.word}" if f.rank is not None else f.word
 
 
-@main.command(short_help="Juez de palabras: solo dice si la jugada es correcta o no válida.")
+@main.command(short_help=N_("Juez de palabras: solo dice si la jugada es correcta o no válida."),
+              help=N_("Juez de palabras (art. 39–40): «JUGADA CORRECTA» o «JUGADA NO VÁLIDA»."
+                      "\n\nCon PALABRAS juzga una jugada (sale con 0 si es correcta y 1 si no); "
+                      "sin ellas lee una jugada por línea hasta el final de la entrada. Nunca "
+                      "dice qué palabra falla (art. 40)."))
 @lexicon_option
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
-              help="Registro de juicios (JSON por líneas) para el director del torneo.")
+@option("--log", "log_path", type=click.Path(dir_okay=False), default=None, metavar=N_("FICHERO"),
+        help=N_("Registro de juicios (JSON por líneas) para el director del torneo."))
 @json_option
-@click.argument("words", nargs=-1)
+@argument("words", nargs=-1, metavar=N_("[PALABRA]..."))
 def judge(lexicon_spec: str | None, log_path: str | None, as_json: bool,
           words: tuple[str, ...]) -> None:
-    """Juez de palabras (art. 39–40): «JUGADA CORRECTA» o «JUGADA NO VÁLIDA».
-
-    Con PALABRAS juzga una jugada (sale con 0 si es correcta y 1 si no); sin ellas lee una
-    jugada por línea hasta el final de la entrada. Nunca dice qué palabra falla (art. 40).
-    """
     lexicon = _lexicon(lexicon_spec)
     log = JudgmentLog(log_path, lexicon.id) if log_path else None
 
@@ -113,11 +115,11 @@ def judge(lexicon_spec: str | None, log_path: str | None, as_json: bool,
         sys.exit(0 if one(split_words(" ".join(words))) else 1)
     interactive = sys.stdin.isatty()
     if interactive:
-        click.echo("Escribe las palabras de cada jugada en una línea (Ctrl-D para terminar).",
+        click.echo(_("Escribe las palabras de cada jugada en una línea (Ctrl-D para terminar)."),
                    err=True)
     while True:
         if interactive:
-            click.echo("palabras> ", nl=False, err=True)
+            click.echo(_("palabras> "), nl=False, err=True)
         line = sys.stdin.readline()
         if not line:
             break
@@ -126,22 +128,22 @@ def judge(lexicon_spec: str | None, log_path: str | None, as_json: bool,
             one(play)
 
 
-@main.command(help="Palabras que usan todas las fichas del ATRIL (los comodines salen en "
-                    "minúscula).\n\n" + RACK_HELP)
+@main.command(help=(N_("Palabras que usan todas las fichas del ATRIL (los comodines salen en "
+                         "minúscula)."), RACK_HELP))
 @search_options
-@click.argument("rack")
+@argument("rack", metavar=N_("ATRIL"))
 def anagram(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
             rack: str) -> None:
     found = W.anagrams(_lexicon(lexicon_spec), rack)
     _show(_ordered(found, sort, no_blanks), limit, as_json)
 
 
-@main.command(help="Palabras que se forman con fichas del ATRIL, agrupadas por longitud."
-                    "\n\n" + RACK_HELP)
+@main.command(help=(N_("Palabras que se forman con fichas del ATRIL, agrupadas por longitud."),
+                    RACK_HELP))
 @search_options
-@click.option("--min", "min_length", default=2, show_default=True, type=click.IntRange(min=1),
-              help="Longitud mínima (en fichas).")
-@click.argument("rack")
+@option("--min", "min_length", default=2, show_default=True, type=click.IntRange(min=1),
+        metavar=N_("N"), help=N_("Longitud mínima (en fichas)."))
+@argument("rack", metavar=N_("ATRIL"))
 def build(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
           min_length: int, rack: str) -> None:
     found = W.buildable(_lexicon(lexicon_spec), rack, min_length=min_length)
@@ -150,17 +152,15 @@ def build(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_bla
     _show(found, limit, as_json, grouped=True)
 
 
-@main.command()
+@main.command(help=N_("Palabras que encajan en un PATRÓN: ? una ficha, * cualquier tramo "
+                      "(también vacío), [AEIOU] una ficha del conjunto, [^AEIOU] una que no "
+                      "esté.\n\nLas letras se leen como en las palabras (ch es la ficha CH); "
+                      "dentro de un conjunto, [ACH] es A o CH y [A,C,H] es A, C o H. Ejemplos: "
+                      "?ACH*  *[AEIOU]RR?"))
 @search_options
-@click.argument("pattern")
+@argument("pattern", metavar=N_("PATRÓN"))
 def pattern(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
             pattern: str) -> None:
-    """Palabras que encajan en un PATRÓN: ? una ficha, * cualquier tramo (también vacío),
-    [AEIOU] una ficha del conjunto, [^AEIOU] una que no esté.
-
-    Las letras se leen como en las palabras (ch es la ficha CH); dentro de un conjunto, [ACH]
-    es A o CH y [A,C,H] es A, C o H. Ejemplos: ?ACH*  *[AEIOU]RR?
-    """
     lexicon = _lexicon(lexicon_spec)
     if sort == "prob":
         found = W.by_probability(W.pattern_words(lexicon, pattern), blanks=not no_blanks)
@@ -171,12 +171,11 @@ def pattern(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_b
     _show(found, limit, as_json, complete=not limit or len(found) <= limit)
 
 
-@main.command()
+@main.command(help=N_("Ganchos: qué fichas pueden ir delante y detrás de cada PALABRA."))
 @lexicon_option
 @json_option
-@click.argument("words", nargs=-1, required=True)
+@argument("words", nargs=-1, required=True, metavar=N_("PALABRA..."))
 def hooks(lexicon_spec: str | None, as_json: bool, words: tuple[str, ...]) -> None:
-    """Ganchos: qué fichas pueden ir delante y detrás de cada PALABRA."""
     lexicon = _lexicon(lexicon_spec)
     results = [W.hooks(lexicon, w) for w in words]
     if as_json:
@@ -185,24 +184,22 @@ def hooks(lexicon_spec: str | None, as_json: bool, words: tuple[str, ...]) -> No
     for h in results:
         front = " ".join(T.tile_to_human(t) for t in h.front) or "-"
         back = " ".join(T.tile_to_human(t) for t in h.back) or "-"
-        mark = "" if h.is_word else "   (no está en el léxico)"
+        mark = "" if h.is_word else "   " + _("(no está en el léxico)")
         click.echo(f"{front:>20} · {h.word} · {back}{mark}")
 
 
-@main.command("list")
+@main.command("list", help=N_("Listas de estudio: palabras de una longitud, o que contienen "
+                              "ciertas fichas.\n\nLas de dos y tres fichas: atril list --length "
+                              "2-3 --sort prob"))
 @search_options
-@click.option("--length", "length", default=None, metavar="N|N-M",
-              help="Longitud en fichas: 2, o un intervalo como 2-3.")
-@click.option("--contains", default="", metavar="FICHAS",
-              help="Fichas que la palabra debe contener (con repeticiones), p. ej. ZX o CH,RR.")
+@option("--length", "length", default=None, metavar=N_("N|N-M"),
+        help=N_("Longitud en fichas: 2, o un intervalo como 2-3."))
+@option("--contains", default="", metavar=N_("FICHAS"),
+        help=N_("Fichas que la palabra debe contener (con repeticiones), p. ej. ZX o CH,RR."))
 def list_words(lexicon_spec: str | None, as_json: bool, limit: int, sort: str, no_blanks: bool,
                length: str | None, contains: str) -> None:
-    """Listas de estudio: palabras de una longitud, o que contienen ciertas fichas.
-
-    Las de dos y tres fichas: atril list --length 2-3 --sort prob
-    """
     if length is None and not contains:
-        raise InvalidTextError("indica --length, --contains o ambos")
+        raise InvalidTextError(_("indica --length, --contains o ambos"))
     low, high = W.parse_length(length)
     found = W.word_list(_lexicon(lexicon_spec), min_length=low, max_length=high,
                         contains=contains)

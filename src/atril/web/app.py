@@ -1,9 +1,11 @@
 """The Starlette application: pages, the JSON API and the game WebSocket.
 
-API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4xx status;
-state-changing requests must be ``Content-Type: application/json``, uploads
-``application/octet-stream``):
+API (all JSON; errors are ``{"error": "...", "article": "..." | null}`` with a 4xx status, in the
+request's language: ``?lang=``, the ``atril-lang`` cookie or ``Accept-Language``, see
+``atril.web.language``; state-changing requests must be ``Content-Type: application/json``,
+uploads ``application/octet-stream``):
 
+- ``GET  /i18n/{lang}.json``                  the pages' strings in that language
 - ``GET  /api/opciones``                      levels, rulesets, lexicons for the lobby
 - ``POST /api/lexicos``                       upload a word list (body: the text; ``?nombre=``)
 - ``POST /api/partidas``                      create a game → ``{"id", "token", "url",
@@ -44,11 +46,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import gcg
 from ..errors import AtrilError
+from ..i18n import N_, _, current, use
 from ..ruleset import Ruleset
 from . import computer, judge, study
 from .analysis import analyse
 from .games import Changed, Games
 from .guard import Guard, RateLimiter, origin_allowed
+from .language import Language, catalog, request_language
 from .lexicons import MAX_UPLOAD_BYTES, Lexicons
 from .live import Hub
 from .requests import (COMPUTER, MAX_JSON_BYTES, ApiError, parse_json, read_body,
@@ -103,6 +107,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
     routes = [
         Route("/", _page("lobby.html")),
         Route("/partida/{game_id}", _page("game.html")),
+        Route("/i18n/{lang}.json", catalog),
         Route("/api/opciones", api.options),
         Route("/api/lexicos", api.upload_lexicon, methods=["POST"]),
         Route("/api/partidas", api.create, methods=["POST"]),
@@ -119,7 +124,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: _api_error, AtrilError: _atril_error, HTTPException: _http_error,
         Exception: _server_error},
-        middleware=[Middleware(Guard, limiter=limiter, origins=settings.origins)])
+        middleware=[Middleware(Language),
+                    Middleware(Guard, limiter=limiter, origins=settings.origins)])
     app.state.games, app.state.hub, app.state.store = games, hub, store
     app.state.settings = settings
     app.state.closers = []  # what to stop with the app, added by what starts it
@@ -148,15 +154,15 @@ class _Api:
 
     async def options(self, request: Request) -> Response:
         return JSONResponse({
-            "levels": [{"id": k, "name": name} for k, name in computer.LEVELS.items()],
+            "levels": [{"id": k, "name": name} for k, name in computer.levels().items()],
             "default_level": computer.DEFAULT_LEVEL,
-            "rulesets": [{"id": r, "name": Ruleset.get(r).title} for r in Ruleset.names()],
+            "rulesets": [{"id": r, "name": _(Ruleset.get(r).title)} for r in Ruleset.names()],
             "lexicons": Lexicons.bundled(),
         })
 
     async def upload_lexicon(self, request: Request) -> Response:
         require_type(request, "application/octet-stream")
-        raw = await read_body(request, MAX_UPLOAD_BYTES, "la lista")
+        raw = await read_body(request, MAX_UPLOAD_BYTES, N_("la lista"))
         lexicon = await run_in_threadpool(
             self.games.lexicons.upload, request.query_params.get("nombre", ""), raw)
         return JSONResponse({"id": lexicon.id, "name": lexicon.name, "words": len(lexicon),
@@ -220,10 +226,10 @@ class _Api:
 
     async def analysis(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        version, doc, _ = await self._seat(game_id, request.query_params.get("t"))
+        version, doc, _seat = await self._seat(game_id, request.query_params.get("t"))
         game = await run_in_threadpool(self.games.game, game_id, version, doc)
         if not game.is_over():
-            raise ApiError(409, "el análisis se ve al terminar la partida", "43")
+            raise ApiError(409, _("el análisis se ve al terminar la partida"), "43")
         lexicon = await run_in_threadpool(self.games.lexicons.get, doc["game"]["lexicon"])
         turns = await run_in_threadpool(analyse, game, lexicon)
         return JSONResponse({"players": list(game.players), "turns": turns})
@@ -237,7 +243,7 @@ class _Api:
         await ws.accept()
         try:
             if not origin_allowed(ws.scope["headers"], self.settings.origins):
-                raise ApiError(403, "conexión desde otro sitio web rechazada")
+                raise ApiError(403, _("conexión desde otro sitio web rechazada"))
             version, doc, seat = await self._seat(game_id, token)
         except ApiError as exc:
             await ws.close(code=4000 + exc.status, reason=_reason(exc.message))
@@ -266,10 +272,10 @@ class _Api:
         start = time.perf_counter()
         try:
             if text is None:
-                raise ApiError(400, "se esperaba un mensaje de texto JSON, no datos binarios")
-            body = parse_json(text, "el mensaje")
+                raise ApiError(400, _("se esperaba un mensaje de texto JSON, no datos binarios"))
+            body = parse_json(text, N_("el mensaje"))
             if not isinstance(body, dict):
-                raise ApiError(400, "se esperaba un objeto JSON")
+                raise ApiError(400, _("se esperaba un objeto JSON"))
             changed = await self._act(game_id, {**body, "t": token})
         except ApiError as exc:
             return {"type": "error", "status": exc.status, "error": exc.message,
@@ -280,7 +286,7 @@ class _Api:
         except Exception:
             log.exception("error interno en una acción de %s", game_id)
             return {"type": "error", "status": 500, "article": None,
-                    "error": "error interno del servidor; recarga la página"}
+                    "error": _("error interno del servidor; recarga la página")}
         return {"type": "done", "version": changed.version,
                 "server_ms": round((time.perf_counter() - start) * 1000, 2)}
 
@@ -289,7 +295,7 @@ class _Api:
         try:
             version, doc = await run_in_threadpool(self.games.store.load, game_id)
         except NotFound:
-            raise ApiError(404, "no existe esa partida") from None
+            raise ApiError(404, _("no existe esa partida")) from None
         return version, doc, self.games.seat(doc, token)
 
     async def _publish(self, game_id: str, changed: Changed) -> None:
@@ -346,12 +352,13 @@ async def _atril_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    text = {404: "no existe esa página", 405: "método no permitido"}.get(
+    text = {404: _("no existe esa página"), 405: _("método no permitido")}.get(
         exc.status_code, str(exc.detail))
     return _error(exc.status_code, text)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     log.exception("error interno en %s", request.url.path)
-    return _error(500, "error interno del servidor; recarga la página para ver el estado de la "
-                       "partida")
+    with use(request_language(request.scope) or current()):  # outside the Language middleware
+        return _error(500, _("error interno del servidor; recarga la página para ver el estado "
+                             "de la partida"))

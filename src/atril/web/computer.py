@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from .. import players
 from ..game import Game
+from ..i18n import _
 from ..lexicon import Lexicon
 
-#: level id → name shown in the lobby (Spanish).
-LEVELS: dict[str, str] = {name: f"{lv.title}: {lv.description}"
-                          for name, lv in players.LEVELS.items()}
 DEFAULT_LEVEL = "greedy"
+
+
+def levels() -> dict[str, str]:
+    """Level id → the name the lobby shows, in the current language."""
+    return {name: f"{_(lv.title)}: {_(lv.description)}" for name, lv in players.LEVELS.items()}
 
 
 def engine(level: str, game: Game, lexicon: Lexicon) -> players.Engine:

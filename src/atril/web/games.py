@@ -27,9 +27,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import players
 from ..clock import Clock
 from ..errors import AtrilError, IllegalMoveError
 from ..game import SINGLE, VOID, Game
+from ..i18n import _, current
 from ..referee import Referee, can_play
 from ..ruleset import Ruleset
 from . import computer
@@ -78,7 +80,8 @@ class Games:
         self.store = store
         self.lexicons = lexicons
         self.test_seeds = test_seeds
-        #: game id → [version, game, the shared part of its view or None], most recent last.
+        #: game id → [version, game, the shared part of its view by language], most recent
+        #: last.
         self._cache: OrderedDict[str, list] = OrderedDict()
         self._cache_lock = threading.Lock()
 
@@ -87,19 +90,20 @@ class Games:
         """A new game from the lobby's options: its id, the creator's token (both seats' on one
         device) and, for a game against a person, the invitation code for the other seat."""
         if not isinstance(options, dict):
-            raise ApiError(400, "se esperaba un objeto JSON con las opciones de la partida")
+            raise ApiError(400, _("se esperaba un objeto JSON con las opciones de la partida"))
         for key in ("mode", "level", "challenge", "ruleset", "lexicon"):
             if not isinstance(options.get(key, ""), (str, type(None))):
-                raise ApiError(400, f"la opción «{key}» debe ser un texto")
+                raise ApiError(400, _("la opción «{key}» debe ser un texto").format(key=key))
         mode = options.get("mode", COMPUTER)
         if mode not in (COMPUTER, REMOTE, LOCAL):
-            raise ApiError(400, f"modo de partida desconocido «{mode}»: computer, remote o local")
+            raise ApiError(400, _("modo de partida desconocido «{mode}»: computer, remote o "
+                                  "local").format(mode=mode))
         level = options.get("level", computer.DEFAULT_LEVEL)
-        if mode == COMPUTER and level not in computer.LEVELS:
-            raise ApiError(400, f"nivel desconocido «{level}»")
+        if mode == COMPUTER and level not in players.LEVELS:
+            raise ApiError(400, _("nivel desconocido «{level}»").format(level=level))
         challenge = options.get("challenge", SINGLE)
         if challenge not in (SINGLE, VOID):
-            raise ApiError(400, "impugnación: «single» (FISE) o «void»")
+            raise ApiError(400, _("impugnación: «single» (FISE) o «void»"))
         try:
             ruleset = Ruleset.get(options.get("ruleset"))
             lexicon = self.lexicons.get(str(options.get("lexicon") or ruleset.lexicon))
@@ -131,26 +135,27 @@ class Games:
         if seed is None:
             return secrets.randbits(63)
         if not self.test_seeds:
-            raise ApiError(400, "la bolsa la baraja el servidor: no se admite «seed» (solo en "
-                                "un servidor de pruebas, atril serve --test-seeds)", "7")
+            raise ApiError(400, _("la bolsa la baraja el servidor: no se admite «seed» (solo en "
+                                  "un servidor de pruebas, atril serve --test-seeds)"), "7")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ApiError(400, "la semilla debe ser un número entero")
+            raise ApiError(400, _("la semilla debe ser un número entero"))
         return seed
 
     def claim(self, game_id: str, code: object) -> str:
         """The invitee's page exchanges the invitation code for the second seat's token, once;
         the clocks that waited for them start now."""
         if not isinstance(code, str) or not code:
-            raise ApiError(400, "falta la invitación: {\"invite\": \"…\"}")
+            raise ApiError(400, _("falta la invitación: {example}").format(
+                example='{"invite": "…"}'))
         token = _new_secret()
 
         def change(doc: dict, version: int) -> Game:
             meta = doc["meta"]
             invite = meta.get("invite")
             if invite is None or not hmac.compare_digest(_hash(code), invite["hash"]):
-                raise ApiError(403, "esta invitación no es de esta partida")
+                raise ApiError(403, _("esta invitación no es de esta partida"))
             if invite["used"]:
-                raise ApiError(409, "esta invitación ya se ha usado")
+                raise ApiError(409, _("esta invitación ya se ha usado"))
             invite["used"] = True
             meta["tokens"]["1"] = _hash(token)
             game = self._take(game_id, version, doc)
@@ -182,7 +187,7 @@ class Games:
         return self._put(game_id, version, game)
 
     def _put(self, game_id: str, version: int, game: Game) -> list:
-        entry = [version, game, None]
+        entry: list = [version, game, {}]
         with self._cache_lock:
             self._cache[game_id] = entry
             self._cache.move_to_end(game_id)
@@ -192,11 +197,13 @@ class Games:
 
     def render(self, game_id: str, version: int, doc: dict, *, full: bool = False
                ) -> Callable[[Seat], dict]:
-        """A function from a seat to its view of this version (the common part built once)."""
+        """A function from a seat to its view of this version (the common part built once per
+        language: it holds texts, the planilla's and the result's)."""
         entry = self._entry(game_id, version, doc)
-        if entry[2] is None:
-            entry[2] = shared_view(game_id, version, doc, entry[1])
-        game, shared = entry[1], entry[2]
+        lang = current()
+        if lang not in entry[2]:
+            entry[2][lang] = shared_view(game_id, version, doc, entry[1])
+        game, shared = entry[1], entry[2][lang]
         return lambda seat: seat_view(shared, doc, game, seat, full=full)
 
     def _take(self, game_id: str, version: int, doc: dict) -> Game:
@@ -217,8 +224,8 @@ class Games:
             for seat, stored in doc["meta"]["tokens"].items():
                 if hmac.compare_digest(digest, stored):
                     return seat if seat == BOTH else int(seat)
-        raise ApiError(403, "enlace no válido: esta clave no corresponde a ningún asiento "
-                            "de la partida")
+        raise ApiError(403, _("enlace no válido: esta clave no corresponde a ningún asiento "
+                              "de la partida"))
 
     # -- acting ---------------------------------------------------------------------------------
     def act(self, game_id: str, body: object) -> Changed:
@@ -226,22 +233,23 @@ class Games:
         player's time had already run out (art. 35, 45.5) the ending is stored and the answer
         is that refusal (``Changed.refusal``)."""
         if not isinstance(body, dict):
-            raise ApiError(400, "se esperaba un objeto JSON")
+            raise ApiError(400, _("se esperaba un objeto JSON"))
         action = body.get("action")
         if action not in ACTIONS:
-            raise ApiError(400, f"acción desconocida «{action}»: {', '.join(ACTIONS)}")
+            raise ApiError(400, _("acción desconocida «{action}»: {known}").format(
+                action=action, known=", ".join(ACTIONS)))
         expected = body.get("version")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-            raise ApiError(400, "«version» debe ser un número entero")
+            raise ApiError(400, _("«version» debe ser un número entero"))
         refusal: list[ApiError] = []
 
         def change(doc: dict, version: int) -> Game:
             seat = self.seat(doc, body.get("t"))
             if seat is None:
-                raise ApiError(403, "quien mira la partida no puede jugar: falta la clave del "
-                                    "asiento")
+                raise ApiError(403, _("quien mira la partida no puede jugar: falta la clave "
+                                      "del asiento"))
             if invite_open(doc["meta"]):
-                raise ApiError(409, "la partida empieza cuando el rival abra su enlace")
+                raise ApiError(409, _("la partida empieza cuando el rival abra su enlace"))
             game = self.game(game_id, version, doc)
             if not game.is_over() and _time_is_up(game):
                 game = self._take(game_id, version, doc)
@@ -347,14 +355,14 @@ class Games:
             return None, index(doc, game)
 
         try:
-            version, doc, _ = self.store.update(game_id, expected, run)
+            version, doc, _index = self.store.update(game_id, expected, run)
         except _Nothing:
             return None
         except NotFound:
-            raise ApiError(404, "no existe esa partida") from None
+            raise ApiError(404, _("no existe esa partida")) from None
         except Conflict as exc:
-            raise ApiError(409, f"la partida ha cambiado (versión {exc.args[0]}): "
-                                "recarga y vuelve a intentarlo") from None
+            raise ApiError(409, _("la partida ha cambiado (versión {version}): recarga y vuelve "
+                                  "a intentarlo").format(version=exc.args[0])) from None
         except (ApiError, AtrilError):
             with self._cache_lock:
                 self._cache.pop(game_id, None)
@@ -412,7 +420,8 @@ def _time_is_up(game: Game) -> bool:
 def _over(game: Game) -> ApiError:
     result = game.result
     assert result is not None
-    return ApiError(409, f"la partida ha terminado: {result.text}", result.article)
+    return ApiError(409, _("la partida ha terminado: {text}").format(text=result.text),
+                    result.article)
 
 
 # -- turns ------------------------------------------------------------------------------------
@@ -422,4 +431,5 @@ def _check_turn(game: Game, doc: dict, seat: int | str) -> None:
     bot = doc["meta"]["computer"]
     to_move = game.player_to_move
     if seat != BOTH and seat != to_move or (bot is not None and bot["seat"] == to_move):
-        raise ApiError(409, f"no es tu turno: le toca a {game.players[to_move]}", "8")
+        raise ApiError(409, _("no es tu turno: le toca a {name}").format(
+            name=game.players[to_move]), "8")

@@ -5,8 +5,9 @@ WebSockets pass untouched).
 - Every HTTP response gets ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
   no-referrer`` (a page's address holds its seat token: it must never travel in a Referer),
   ``X-Frame-Options: DENY`` and a Content-Security-Policy that allows only this origin's own
-  scripts, styles and connections and no framing. Everything but ``/static/`` files is
-  ``Cache-Control: no-store``: pages and answers carry tokens and hidden racks.
+  scripts, styles and connections and no framing. Everything but ``/static/`` files and the
+  pages' strings (``/i18n/``) is ``Cache-Control: no-store``: pages and answers carry tokens and
+  hidden racks.
 - A request that is not GET/HEAD/OPTIONS with an ``Origin`` header of another site is refused
   (403); the handlers also demand a JSON (or binary) content type, which another site cannot
   send without a CORS preflight that this server never grants.
@@ -24,6 +25,8 @@ import threading
 import time
 from typing import Any, Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
+
+from ..i18n import _
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
@@ -132,18 +135,19 @@ class Guard:
             return
         path, method = scope["path"], scope["method"]
         if method not in SAFE_METHODS and not origin_allowed(scope["headers"], self.origins):
-            await _refuse(send, 403, "petición de otro sitio web rechazada: la partida solo "
-                                     "acepta acciones de sus propias páginas")
+            await _refuse(send, 403, _("petición de otro sitio web rechazada: la partida solo "
+                                       "acepta acciones de sus propias páginas"))
             return
         kind = kind_of(method, path)
         if kind is not None and self.limiter is not None:
             client = (scope.get("client") or ("?", 0))[0]
             wait = self.limiter.wait(kind, client)
             if wait > 0:
-                await _refuse(send, 429, f"demasiadas peticiones seguidas: espera "
-                                         f"{math.ceil(wait)} s", retry_after=wait)
+                await _refuse(send, 429, _("demasiadas peticiones seguidas: espera {seconds} s")
+                              .format(seconds=math.ceil(wait)), retry_after=wait)
                 return
-        no_store = not path.startswith(("/static/", "/juez/static/", "/estudio/static/"))
+        no_store = not path.startswith(("/static/", "/juez/static/", "/estudio/static/",
+                                        "/i18n/"))
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":

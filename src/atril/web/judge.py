@@ -23,6 +23,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import AtrilError, LexiconError
+from ..i18n import _
 from ..judge import JudgmentLog, judge, split_words
 from ..lexicon import BUNDLED, DEFAULT, Lexicon
 from .requests import MAX_JSON_BYTES, parse_json, read_body, require_type
@@ -38,12 +39,12 @@ def lexicon_for(request: Request, lex_id: str | None) -> Lexicon:
     if games is not None:
         return games.lexicons.get(lex_id)
     if lex_id.upper() not in BUNDLED:
-        raise LexiconError(f"no hay ningún léxico «{lex_id}»")
+        raise LexiconError(_("no hay ningún léxico «{id}»").format(id=lex_id))
     return Lexicon.load(lex_id.upper())
 
 
 def error_response(exc: AtrilError) -> JSONResponse:
-    """Bad input as the app's other endpoints report it: 400 and a Spanish message."""
+    """Bad input as the app's other endpoints report it: 400 and the message."""
     return JSONResponse({"error": str(exc), "article": getattr(exc, "article", None)},
                         status_code=400)
 
@@ -69,7 +70,7 @@ async def api_judge(request: Request) -> Response:
     if isinstance(words, str):
         words = split_words(words)
     if not isinstance(words, list | tuple) or not all(isinstance(w, str) for w in words):
-        return JSONResponse({"error": "faltan las palabras de la jugada", "article": None},
+        return JSONResponse({"error": _("faltan las palabras de la jugada"), "article": None},
                             status_code=400)
     try:
         lexicon = await run_in_threadpool(lexicon_for, request, body.get("lexico"))

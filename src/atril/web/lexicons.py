@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..errors import LexiconError
+from ..i18n import _, current, use
 from ..kwg import Kwg
 from ..lexicon import BUNDLED, Lexicon
 from .requests import ApiError
@@ -50,20 +51,20 @@ class Lexicons:
                 return self._uploaded[lex_id]
         row = self.store.get_lexicon(lex_id)
         if row is None:
-            raise LexiconError(f"no hay ningún léxico «{lex_id}»")
+            raise LexiconError(_("no hay ningún léxico «{id}»").format(id=lex_id))
         name, words = row
         return self._keep(compile_words(words, lex_id, name, self.compile_seconds))
 
     def upload(self, name: str, raw: bytes) -> Lexicon:
         """Read an uploaded word list (UTF-8 or Latin-1, one word a line) and keep it."""
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise LexiconError("la lista es demasiado grande (máximo 16 MB)")
+            raise LexiconError(_("la lista es demasiado grande (máximo 16 MB)"))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             text = raw.decode("latin-1")
         lex_id = "U-" + hashlib.sha256(text.encode()).hexdigest()[:12]
-        name = (name or "lista propia").strip()[:60] or "lista propia"
+        name = (name or _("lista propia")).strip()[:60] or _("lista propia")
         lexicon = compile_words(text, lex_id, name, self.compile_seconds)
         self.store.put_lexicon(lex_id, name, text)
         return self._keep(lexicon)
@@ -78,7 +79,8 @@ class Lexicons:
 
     @staticmethod
     def bundled() -> list[dict]:
-        return [{"id": lex_id, "name": name} for lex_id, (_, name) in BUNDLED.items()]
+        """The bundled lists, named in the current language."""
+        return [{"id": lex_id, "name": _(name)} for lex_id, (_file, name) in BUNDLED.items()]
 
 
 # -- compiling in a child process -----------------------------------------------------------
@@ -104,8 +106,8 @@ def compile_words(text: str, lex_id: str, name: str, seconds: float = COMPILE_SE
     """Compile a word list in a child process; LexiconError if it is not a list, or takes more
     than ``seconds`` or ``COMPILE_MEMORY`` bytes."""
     if not _COMPILING.acquire(timeout=COMPILE_WAIT):
-        raise ApiError(503, "el servidor está compilando otra lista: vuelve a intentarlo en "
-                            "unos segundos")
+        raise ApiError(503, _("el servidor está compilando otra lista: vuelve a intentarlo en "
+                              "unos segundos"))
     try:
         return _compile(text, lex_id, name, seconds)
     finally:
@@ -115,18 +117,20 @@ def compile_words(text: str, lex_id: str, name: str, seconds: float = COMPILE_SE
 def _compile(text: str, lex_id: str, name: str, seconds: float) -> Lexicon:
     ctx = _context()
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_compile_child, args=(send, text, lex_id, name), daemon=True)
+    child = ctx.Process(target=_compile_child, args=(send, text, lex_id, name, current()),
+                        daemon=True)
     child.start()
     send.close()
     try:
         if not receive.poll(seconds):
-            raise LexiconError(f"la lista «{name}» tarda demasiado en compilarse (más de "
-                               f"{seconds:g} s): súbela más pequeña o con palabras más cortas")
+            raise LexiconError(_("la lista «{name}» tarda demasiado en compilarse (más de "
+                                 "{seconds} s): súbela más pequeña o con palabras más cortas")
+                               .format(name=name, seconds=f"{seconds:g}"))
         try:
             outcome = receive.recv()
         except EOFError:  # the child died: the memory limit, or a crash
-            raise LexiconError(f"no se pudo compilar la lista «{name}» (¿necesita más de "
-                               "2 GB?): súbela más pequeña") from None
+            raise LexiconError(_("no se pudo compilar la lista «{name}» (¿necesita más de "
+                                 "2 GB?): súbela más pequeña").format(name=name)) from None
     finally:
         receive.close()
         if child.is_alive():
@@ -134,20 +138,23 @@ def _compile(text: str, lex_id: str, name: str, seconds: float) -> Lexicon:
         child.join()
     if outcome[0] == "error":
         raise LexiconError(outcome[1])
-    _, nodes, count, report = outcome
+    _ok, nodes, count, report = outcome
     return Lexicon(lex_id, name, Kwg.from_bytes(nodes, check=False), count, report)
 
 
-def _compile_child(send: Any, text: str, lex_id: str, name: str) -> None:
+def _compile_child(send: Any, text: str, lex_id: str, name: str, lang: str) -> None:
+    """In the child: compile, and say why not in the language of the upload's request."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (COMPILE_MEMORY, COMPILE_MEMORY))
-    try:
-        lexicon = Lexicon.from_words(text.splitlines(), id=lex_id, name=name)
-        outcome: tuple = ("ok", lexicon.kwg.to_bytes(), lexicon.word_count, lexicon.report)
-    except LexiconError as exc:
-        outcome = ("error", str(exc))
-    except MemoryError:
-        outcome = ("error", f"la lista «{name}» necesita demasiada memoria para compilarse")
+    with use(lang):
+        try:
+            lexicon = Lexicon.from_words(text.splitlines(), id=lex_id, name=name)
+            outcome: tuple = ("ok", lexicon.kwg.to_bytes(), lexicon.word_count, lexicon.report)
+        except LexiconError as exc:
+            outcome = ("error", str(exc))
+        except MemoryError:
+            outcome = ("error", _("la lista «{name}» necesita demasiada memoria para compilarse")
+                       .format(name=name))
     send.send(outcome)
     send.close()

@@ -2,7 +2,8 @@
 
 After a change this process calls ``Hub.publish`` itself; with PostgreSQL a listener task also
 publishes the changes other server processes announce with NOTIFY. Each client gets the view of
-its own seat, so no rack it may not see ever leaves the server.
+its own seat, so no rack it may not see ever leaves the server, in the language it connected
+with.
 """
 
 from __future__ import annotations
@@ -15,26 +16,32 @@ from typing import Callable
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
+from ..i18n import current, use
 from .store import CHANNEL, NotFound, Store
 
 log = logging.getLogger("atril.web")
 
-#: ``render(game_id, version, doc)`` gives a function from a seat to what that seat sees.
+#: ``render(game_id, version, doc)`` gives a function from a seat to what that seat sees (its
+#: texts in the current language).
 RenderFn = Callable[[str, int, dict], Callable[[object], dict]]
 
 
 class Hub:
-    """Connected WebSockets per game, each with the seat it speaks for (None = spectator)."""
+    """Connected WebSockets per game, each with the seat it speaks for (None = spectator) and
+    its language."""
 
     def __init__(self, store: Store, render: RenderFn):
         self.store = store
         self.render = render
-        self.clients: dict[str, dict[WebSocket, int | None]] = defaultdict(dict)
+        self.clients: dict[str, dict[WebSocket, tuple[int | None, str]]] = defaultdict(dict)
         self.sent: dict[str, int] = {}  # the last version broadcast per game
         self._locks: dict[str, asyncio.Lock] = {}
 
-    def join(self, game_id: str, ws: WebSocket, seat: int | None) -> None:
-        self.clients[game_id][ws] = seat
+    def join(self, game_id: str, ws: WebSocket, seat: int | None, lang: str | None = None
+             ) -> None:
+        """A client of ``game_id`` for ``seat``, spoken to in ``lang`` (by default, the
+        language of the request it connected with)."""
+        self.clients[game_id][ws] = (seat, lang or current())
 
     def leave(self, game_id: str, ws: WebSocket) -> None:
         clients = self.clients.get(game_id)
@@ -64,10 +71,14 @@ class Hub:
                     return
                 if self.sent.get(game_id, 0) >= version:
                     return
-            view = await run_in_threadpool(self.render, game_id, version, doc)
+            receivers = list(clients.items())
+            views = {}
+            for lang in {lang for _ws, (_seat, lang) in receivers}:
+                with use(lang):
+                    views[lang] = await run_in_threadpool(self.render, game_id, version, doc)
             self.sent[game_id] = version
-            await asyncio.gather(*(self._send(game_id, ws, view(seat))
-                                   for ws, seat in list(clients.items())))
+            await asyncio.gather(*(self._send(game_id, ws, views[lang](seat))
+                                   for ws, (seat, lang) in receivers))
 
     async def _send(self, game_id: str, ws: WebSocket, message: dict) -> None:
         try:

@@ -1,6 +1,7 @@
 """Reading what clients send: request bodies, lobby options, actions, tiles placed on squares.
 
-Everything malformed becomes an ``ApiError`` with a 4xx status and a Spanish message; a move
+Everything malformed becomes an ``ApiError`` with a 4xx status and a message in the request's
+language; a move
 that breaks a rule names its article. Bodies are read with a size cap while they arrive, JSON is
 refused when nested too deep or when it holds text that is not Unicode (a lone surrogate), and
 names are normalised (NFC) with control, invisible and direction-changing characters refused.
@@ -19,6 +20,7 @@ from ..board import NUM_SQUARES, SIZE, parse_square
 from ..clock import MODES, TURN_TIMER_SECONDS
 from ..errors import InvalidTextError
 from ..game import Game
+from ..i18n import N_, _
 from ..move import THROUGH, Move
 from ..referee import Action
 
@@ -35,25 +37,33 @@ _BAD_NAME_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 class ApiError(Exception):
-    """A refused request: HTTP status, Spanish message, and the article when a rule says no."""
+    """A refused request: HTTP status, message, and the article when a rule says no."""
 
     def __init__(self, status: int, message: str, article: str | None = None):
         super().__init__(message)
         self.status, self.message, self.article = status, message, article
 
 
-async def read_body(request: Request, limit: int, what: str = "el cuerpo de la petición"
-                    ) -> bytes:
+#: what a request body is called in messages, unless the caller names it (a msgid).
+BODY = N_("el cuerpo de la petición")
+
+
+def _too_large(what: str, limit: int) -> ApiError:
+    return ApiError(413, _("{what} es demasiado grande (máximo {size})").format(
+        what=_(what), size=_size(limit)))
+
+
+async def read_body(request: Request, limit: int, what: str = BODY) -> bytes:
     """The body, refused with 413 as soon as it grows past ``limit`` bytes (a declared
-    ``Content-Length`` is not trusted, only checked early)."""
+    ``Content-Length`` is not trusted, only checked early). ``what`` names it: a msgid."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise ApiError(413, f"{what} es demasiado grande (máximo {_size(limit)})")
+        raise _too_large(what, limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"{what} es demasiado grande (máximo {_size(limit)})")
+            raise _too_large(what, limit)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -67,24 +77,26 @@ def require_type(request: Request, media_type: str) -> None:
     first (CORS preflight), so another site cannot make a visitor's browser act here."""
     given = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if given != media_type:
-        raise ApiError(415, f"esta petición debe enviarse como {media_type}")
+        raise ApiError(415, _("esta petición debe enviarse como {type}").format(type=media_type))
 
 
-def parse_json(raw: bytes | str, what: str = "el cuerpo de la petición") -> Any:
-    """JSON from a client: UTF-8, at most ``MAX_JSON_DEPTH`` levels, every text valid Unicode."""
+def parse_json(raw: bytes | str, what: str = BODY) -> Any:
+    """JSON from a client: UTF-8, at most ``MAX_JSON_DEPTH`` levels, every text valid Unicode
+    (``what`` names it in messages: a msgid)."""
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ApiError(400, f"{what} no es UTF-8 válido") from None
+            raise ApiError(400, _("{what} no es UTF-8 válido").format(what=_(what))) from None
     if len(raw) > MAX_JSON_BYTES:
-        raise ApiError(413, f"{what} es demasiado grande (máximo {_size(MAX_JSON_BYTES)})")
+        raise _too_large(what, MAX_JSON_BYTES)
     if _depth(raw) > MAX_JSON_DEPTH:
-        raise ApiError(400, f"el JSON anida más de {MAX_JSON_DEPTH} niveles")
+        raise ApiError(400, _("el JSON anida más de {levels} niveles").format(
+            levels=MAX_JSON_DEPTH))
     try:
         value = json.loads(raw)
     except ValueError:
-        raise ApiError(400, f"{what} no es JSON válido") from None
+        raise ApiError(400, _("{what} no es JSON válido").format(what=_(what))) from None
     _check_text(value)
     return value
 
@@ -117,8 +129,8 @@ def _check_text(value: Any) -> None:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise ApiError(400, "el texto tiene caracteres que no son Unicode válido "
-                                "(un sustituto suelto, como \\ud800)") from None
+            raise ApiError(400, _("el texto tiene caracteres que no son Unicode válido "
+                                  "(un sustituto suelto, como \\ud800)")) from None
     elif isinstance(value, list):
         for item in value:
             _check_text(item)
@@ -128,16 +140,18 @@ def _check_text(value: Any) -> None:
             _check_text(item)
 
 
-def clean_name(name: str, what: str = "el nombre") -> str:
+def clean_name(name: str) -> str:
     """A name as people see it: NFC, trimmed, at most ``MAX_NAME`` characters, and nothing
     invisible or that changes lines or writing direction."""
     name = unicodedata.normalize("NFC", name).strip()
     for ch in name:
         if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
-            raise ApiError(400, f"{what} tiene un carácter no permitido (U+{ord(ch):04X}): "
-                                "sin saltos de línea, controles ni caracteres invisibles")
+            raise ApiError(400, _("el nombre tiene un carácter no permitido ({code}): sin saltos "
+                                  "de línea, controles ni caracteres invisibles").format(
+                                      code=f"U+{ord(ch):04X}"))
     if len(name) > MAX_NAME:
-        raise ApiError(400, f"{what} es demasiado largo (máximo {MAX_NAME} caracteres)")
+        raise ApiError(400, _("el nombre es demasiado largo (máximo {most} caracteres)").format(
+            most=MAX_NAME))
     return name
 
 
@@ -147,7 +161,7 @@ def parse_action(game: Game, action: str, body: dict) -> Action:
     (``tiles``) or ``play`` (``move`` in notation, or tiles ``placed`` on squares)."""
     if action in ("accept", "challenge"):
         if game.pending is None:
-            raise ApiError(409, "no hay ninguna jugada pendiente de aceptar o impugnar", "38")
+            raise ApiError(409, _("no hay ninguna jugada pendiente de aceptar o impugnar"), "38")
         return Action.accept() if action == "accept" else Action.challenge()
     return Action.of(_move(game, action, body))
 
@@ -161,14 +175,15 @@ def _move(game: Game, action: str, body: dict) -> Move:
             if isinstance(tiles, str):
                 return Move.parse("cambio " + tiles)
             if not isinstance(tiles, list) or not tiles:
-                raise ApiError(400, "indica las fichas que cambias: «tiles»: [\"A\", \"CH\"]",
-                               "25")
+                raise ApiError(400, _("indica las fichas que cambias: {example}").format(
+                    example='"tiles": ["A", "CH"]'), "25")
             return Move.exchange(tuple(_rack_tile(t) for t in tiles))
         text = body.get("move")
         if isinstance(text, str):
             move = Move.parse(text)
             if not move.is_play:
-                raise ApiError(400, "para cambiar o pasar usa las acciones «exchange» y «pass»")
+                raise ApiError(400, _("para cambiar o pasar usa las acciones «exchange» y "
+                                      "«pass»"))
             return move
         return placement_move(game, body.get("placed"))
     except InvalidTextError as exc:
@@ -178,7 +193,8 @@ def _move(game: Game, action: str, body: dict) -> Move:
 def _rack_tile(name: object) -> int:
     """A rack tile named as the page shows it: ``A``, ``CH``, ``Ñ``, ``?`` for a blank."""
     if not isinstance(name, str):
-        raise ApiError(400, "cada ficha se escribe como texto: \"A\", \"CH\", \"?\"")
+        raise ApiError(400, _("cada ficha se escribe como texto: {example}").format(
+            example='"A", "CH", "?"'))
     if name == "?":
         return T.BLANK
     return T.code(name.strip("[]"))
@@ -187,7 +203,7 @@ def _rack_tile(name: object) -> int:
 def _board_tile(name: object) -> int:
     """A placed tile: ``A``, ``CH``; lower case (``ch``) is a blank standing for that tile."""
     if not isinstance(name, str) or not name.strip("[]") or name == "?":
-        raise ApiError(400, "ficha no válida: un comodín debe decir qué letra es (art. 10.2)",
+        raise ApiError(400, _("ficha no válida: un comodín debe decir qué letra es (art. 10.2)"),
                        "10.2")
     inner = name.strip("[]")
     tile = T.code(inner)
@@ -198,28 +214,28 @@ def placement_move(game: Game, placed: object) -> Move:
     """The play made by tiles put on squares: ``[[square, tile], ...]`` with squares as
     indices (0–224) or Spanish names (``H8``). Gaps must be filled by board tiles (art. 8)."""
     if not isinstance(placed, list) or not placed:
-        raise ApiError(400, "falta la jugada: «placed»: [[\"H8\", \"C\"], …] o «move»: "
-                            "\"H8 CASA\"")
+        raise ApiError(400, _("falta la jugada: {placed} o {move}").format(
+            placed='"placed": [["H8", "C"], …]', move='"move": "H8 CASA"'))
     tiles: dict[int, int] = {}
     for item in placed:
         if not isinstance(item, list) or len(item) != 2:
-            raise ApiError(400, "cada ficha colocada es [casilla, ficha]")
+            raise ApiError(400, _("cada ficha colocada es [casilla, ficha]"))
         sq, name = item
         if isinstance(sq, str):
             sq = parse_square(sq)
         if not isinstance(sq, int) or isinstance(sq, bool) or not 0 <= sq < NUM_SQUARES:
-            raise ApiError(400, f"casilla fuera del tablero: {sq!r}")
+            raise ApiError(400, _("casilla fuera del tablero: {square}").format(square=repr(sq)))
         if sq in tiles:
-            raise ApiError(422, "dos fichas en la misma casilla", "8")
+            raise ApiError(422, _("dos fichas en la misma casilla"), "8")
         tiles[sq] = _board_tile(name)
     board = game.board
     for sq in tiles:
         if board[sq]:
-            raise ApiError(422, "esa casilla ya está ocupada", "8")
+            raise ApiError(422, _("esa casilla ya está ocupada"), "8")
     rows = {sq // SIZE for sq in tiles}
     cols = {sq % SIZE for sq in tiles}
     if len(rows) > 1 and len(cols) > 1:
-        raise ApiError(422, "las fichas de una jugada van en una sola fila o columna", "8")
+        raise ApiError(422, _("las fichas de una jugada van en una sola fila o columna"), "8")
     across = len(rows) == 1 and (len(tiles) > 1 or _has_side(board, min(tiles), 1))
     step = 1 if across else SIZE
     first, last = min(tiles), max(tiles)
@@ -234,7 +250,7 @@ def placement_move(game: Game, placed: object) -> Move:
         elif board[sq]:
             word.append(THROUGH)
         else:
-            raise ApiError(422, "las fichas deben formar una sola palabra, sin huecos", "8")
+            raise ApiError(422, _("las fichas deben formar una sola palabra, sin huecos"), "8")
     return Move.play(first // SIZE, first % SIZE, across, tuple(word))
 
 
@@ -246,11 +262,11 @@ def _has_side(board, sq: int, step: int) -> bool:
 def player_names(options: dict, mode: str) -> list[str]:
     names = options.get("names") or []
     if not isinstance(names, list) or len(names) > 2 or not all(isinstance(n, str) for n in names):
-        raise ApiError(400, "«names» es una lista de hasta dos nombres")
-    default = ["Jugador 1", "Ordenador" if mode == COMPUTER else "Jugador 2"]
+        raise ApiError(400, _("«names» es una lista de hasta dos nombres"))
+    default = [_("Jugador 1"), _("Ordenador") if mode == COMPUTER else _("Jugador 2")]
     out = [(clean_name(n) or d) for n, d in zip(names + [""] * 2, default)]
     if mode == COMPUTER:
-        out[1] = "Ordenador"
+        out[1] = _("Ordenador")
     if out[0] == out[1]:
         out[1] += " (2)"
     return out
@@ -261,14 +277,15 @@ def clock_settings(options: dict) -> dict | None:
     minutes = options.get("minutes", 0)
     if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) \
             or not 0 <= minutes <= 180:
-        raise ApiError(400, "los minutos del reloj van de 0 a 180", "34")
+        raise ApiError(400, _("los minutos del reloj van de 0 a 180"), "34")
     mode = options.get("clock_mode", MODES[0])
     if mode not in MODES:
-        raise ApiError(400, f"tiempo «{mode}» desconocido: «corrido» o «no corrido»", "34")
+        raise ApiError(400, _("tiempo «{mode}» desconocido: «corrido» o «no corrido»").format(
+            mode=mode), "34")
     game_minutes = options.get("game_minutes", 0)
     if not isinstance(game_minutes, (int, float)) or isinstance(game_minutes, bool) \
             or not 0 <= game_minutes <= 600:
-        raise ApiError(400, "el tiempo de la partida va de 0 a 600 minutos", "30")
+        raise ApiError(400, _("el tiempo de la partida va de 0 a 600 minutos"), "30")
     timer = bool(options.get("timer", False))
     if not minutes and not timer and not game_minutes:
         return None

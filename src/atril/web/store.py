@@ -28,6 +28,8 @@ from typing import Any, Callable, Iterator
 
 import platformdirs
 
+from ..i18n import _
+
 CHANNEL = "atril_games"
 _LOCK_KEY = 4242  # PostgreSQL advisory lock for migrations and the start-up check
 
@@ -257,8 +259,9 @@ class Store:
                 cur.execute("INSERT INTO atril_schema (version) VALUES (0)")
             current = row[0] if row else 0
             if current > SCHEMA_VERSION:
-                raise StoreError(f"la base de datos es de una versión más nueva de atril "
-                                 f"(esquema {current}; este programa llega al {SCHEMA_VERSION})")
+                raise StoreError(_("la base de datos es de una versión más nueva de atril "
+                                   "(esquema {schema}; este programa llega al {known})").format(
+                                       schema=current, known=SCHEMA_VERSION))
             for version, steps in MIGRATIONS:
                 if version <= current:
                     continue
@@ -326,7 +329,7 @@ class SqliteStore(Store):
     def _begin(self, write: bool) -> Iterator[sqlite3.Cursor]:
         with self._mutex:
             if self._closed:
-                raise StoreError("la base de datos ya está cerrada")
+                raise StoreError(_("la base de datos ya está cerrada"))
             cur = self._conn.cursor()
             cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -354,8 +357,8 @@ class PostgresStore(Store):
         try:
             from psycopg_pool import ConnectionPool
         except ImportError:
-            raise StoreError("para usar PostgreSQL instala el extra: pip install "
-                             "'atril[postgresql]'") from None
+            raise StoreError(_("para usar PostgreSQL instala el extra: {command}").format(
+                command="pip install 'atril[postgresql]'")) from None
         self.url = url
         self._local = threading.local()
         self._pool = ConnectionPool(url, min_size=1, max_size=size, open=True,

@@ -21,12 +21,12 @@ may be more, and ``total`` is a lower bound, for one of two reasons:
   then ``desde + limite + 1`` and only says that a next page exists (no ``note``);
 - the search ran out of its work budget (``MAX_NODES`` graph nodes visited, ``MAX_WORDS`` words
   kept, ``MAX_RANKED`` when ranking by probability): ``total`` counts the words it found before
-  stopping, ``note`` says so in Spanish, no page reaches past those words, and ``orden=prob``
-  ranks only them.
+  stopping, ``note`` says so (in the request's language), no page reaches past those words, and
+  ``orden=prob`` ranks only them.
 
 Nothing is kept between requests: every page runs its search again, within the same budget.
 Hooks answer ``{"results": [...]}``. Bad input is a 400 with ``{"error": "...", "article":
-null}`` in Spanish.
+null}``.
 
 Searches are pure-Python CPU work, so none runs in the server's process: each goes to a pool of
 ``WORKERS`` worker processes (started by the app's first search, stopped with the app), with
@@ -60,6 +60,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import wordtools as W
 from ..errors import AtrilError, InvalidTextError
+from ..i18n import N_, _, current, ngettext, number, use
 from ..judge import split_words
 from ..kwg import Kwg
 from ..lexicon import BUNDLED, Lexicon, cache_dir
@@ -86,9 +87,9 @@ WAIT_SECONDS = 2.0  # a search waits this long for a free worker, then gets a 50
 TIMEOUT_SECONDS = 10.0  # a budgeted search takes about a second: longer means a stuck worker
 WORKER_LEXICONS = 4  # lexicon graphs a worker keeps in memory
 
-BUSY = "el servidor está ocupado con otras búsquedas; inténtalo en unos segundos"
-TOO_SLOW = "la búsqueda ha tardado demasiado; afínala o inténtalo en unos segundos"
-FAILED = "la búsqueda se ha interrumpido; inténtalo de nuevo"
+BUSY = N_("el servidor está ocupado con otras búsquedas; inténtalo en unos segundos")
+TOO_SLOW = N_("la búsqueda ha tardado demasiado; afínala o inténtalo en unos segundos")
+FAILED = N_("la búsqueda se ha interrumpido; inténtalo de nuevo")
 
 #: what a search sends to a worker: the lexicon (a bundled id or a ``.kwg`` path) and the
 #: function that makes the answer from its graph (a ``functools.partial``: it pickles).
@@ -104,16 +105,18 @@ def _int(request: Request, name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise InvalidTextError(f"«{name}» debe ser un número, no «{text}»") from None
+        raise InvalidTextError(_("«{name}» debe ser un número, no «{text}»").format(
+            name=name, text=text)) from None
     if not low <= value <= high:
-        raise InvalidTextError(f"«{name}» va de {low} a {high}")
+        raise InvalidTextError(_("«{name}» va de {low} a {high}").format(
+            name=name, low=low, high=high))
     return value
 
 
 def _text(request: Request, name: str) -> str:
     text = request.query_params.get(name, "").strip()
     if not text:
-        raise InvalidTextError(f"falta «{name}»")
+        raise InvalidTextError(_("falta «{name}»").format(name=name))
     return text
 
 
@@ -146,10 +149,10 @@ def _words_job(request: Request, find: Callable[..., list[W.Found]], *, refine: 
                stops_early: bool = False, longest_first: bool = False) -> Job:
     """A word search with the request's order, page and lexicon. ``find(graph, budget=...)``
     searches; ``stops_early``: it takes a ``limit`` and, alphabetically, can stop at the page;
-    ``refine`` names what to narrow when the budget runs out."""
+    ``refine`` names what to narrow when the budget runs out (a msgid)."""
     order = request.query_params.get("orden", "alfa")
     if order not in ("alfa", "prob"):
-        raise InvalidTextError("«orden» es alfa o prob")
+        raise InvalidTextError(_("«orden» es alfa o prob"))
     limit = _int(request, "limite", DEFAULT_LIMIT, 1, MAX_LIMIT)
     start = _int(request, "desde", 0, 0, MAX_WORDS)
     ranked = order == "prob"
@@ -165,31 +168,31 @@ def _words_job(request: Request, find: Callable[..., list[W.Found]], *, refine: 
 
 def _anagram(request: Request) -> Job:
     rack = W.parse_tiles(_text(request, "atril"))
-    return _words_job(request, functools.partial(W.anagrams, rack=rack), refine="el atril")
+    return _words_job(request, functools.partial(W.anagrams, rack=rack), refine=N_("el atril"))
 
 
 def _build(request: Request) -> Job:
     rack = W.parse_tiles(_text(request, "atril"))
     low = _int(request, "min", 2, 1, W.MAX_TILES)
     return _words_job(request, functools.partial(W.buildable, rack=rack, min_length=low),
-                      refine="el atril o la longitud mínima", longest_first=True)
+                      refine=N_("el atril o la longitud mínima"), longest_first=True)
 
 
 def _pattern(request: Request) -> Job:
     pattern = W.Pattern.parse(_text(request, "patron"))
     return _words_job(request, functools.partial(W.pattern_words, pattern=pattern),
-                      refine="el patrón", stops_early=True)
+                      refine=N_("el patrón"), stops_early=True)
 
 
 def _list(request: Request) -> Job:
     length = request.query_params.get("longitud", "").strip()
     contains = request.query_params.get("contiene", "").strip()
     if not length and not contains:
-        raise InvalidTextError("indica una longitud, unas fichas que contener o ambas")
+        raise InvalidTextError(_("indica una longitud, unas fichas que contener o ambas"))
     low, high = W.parse_length(length or None)
     tiles = W.parse_word(contains) if contains else ()
     find = functools.partial(W.word_list, min_length=low, max_length=high, contains=tiles)
-    return _words_job(request, find, refine="la longitud o las fichas")
+    return _words_job(request, find, refine=N_("la longitud o las fichas"))
 
 
 def _hooks(request: Request) -> Job:
@@ -202,9 +205,10 @@ def _hooks(request: Request) -> Job:
 
 # --- in a worker ------------------------------------------------------------------------
 
-def _work(source: str, answer: Callable[[Kwg], dict]) -> dict:
-    """A worker's task: the answer to one search."""
-    return answer(_graph(source))
+def _work(source: str, answer: Callable[[Kwg], dict], lang: str) -> dict:
+    """A worker's task: the answer to one search, its texts in the request's language."""
+    with use(lang):
+        return answer(_graph(source))
 
 
 @functools.lru_cache(maxsize=WORKER_LEXICONS)
@@ -234,10 +238,12 @@ def _words_answer(kwg: Kwg, *, find: Callable[..., list[W.Found]], ranked: bool,
 
 
 def _cut_note(found: int, refine: str, ranked: bool) -> str:
-    count = f"{found:,}".replace(",", ".") + (" palabra" if found == 1 else " palabras")
-    note = (f"búsqueda demasiado amplia: se ha detenido tras encontrar {count}; afina {refine} "
-            "para verlas todas")
-    return note + (" (el orden por probabilidad es solo entre ellas)" if ranked else "")
+    note = ngettext("búsqueda demasiado amplia: se ha detenido tras encontrar {count} palabra; "
+                    "afina {refine} para verlas todas",
+                    "búsqueda demasiado amplia: se ha detenido tras encontrar {count} palabras; "
+                    "afina {refine} para verlas todas", found).format(
+        count=number(found), refine=_(refine))
+    return note + (" " + _("(el orden por probabilidad es solo entre ellas)") if ranked else "")
 
 
 def _hooks_answer(kwg: Kwg, *, words: tuple[tuple[int, ...], ...]) -> dict:
@@ -258,17 +264,17 @@ class _Pool:
         try:
             await asyncio.wait_for(self.slots.acquire(), WAIT_SECONDS)
         except TimeoutError:
-            return _unavailable(BUSY)
+            return _unavailable(_(BUSY))
         try:
             if self.executor is None:
                 self.executor = ProcessPoolExecutor(
                     self.workers, mp_context=get_context("spawn"),  # never a fork of threads
                     initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
-            future = self.executor.submit(_work, *job)
+            future = self.executor.submit(_work, *job, current())
         except BrokenProcessPool:  # its worker died while idle
             self.slots.release()
             self.close()
-            return _unavailable(FAILED)
+            return _unavailable(_(FAILED))
         except BaseException:
             self.slots.release()
             raise
@@ -285,10 +291,10 @@ class _Pool:
                                                        TIMEOUT_SECONDS))
         except TimeoutError:
             self.close()
-            return _unavailable(TOO_SLOW)
+            return _unavailable(_(TOO_SLOW))
         except BrokenProcessPool:  # a worker died (killed, out of memory)
             self.close()
-            return _unavailable(FAILED)
+            return _unavailable(_(FAILED))
 
     def close(self) -> None:
         """Kill the workers now (a search under way is abandoned); the next search starts new

@@ -10,7 +10,7 @@ import time
 from .. import tiles as T
 from ..bag import unseen
 from ..board import PREMIUM_NAME
-from ..game import PLAY, VERDICTS, Game
+from ..game import PLAY, Game, verdict
 from ..scoresheet import Scoresheet
 
 #: the tile table the page needs: letter → value, in alphabetical tile order.
@@ -118,7 +118,7 @@ def _verdict(game: Game) -> dict | None:
     for n in range(len(game.history) - 1, -1, -1):
         turn = game.history[n]
         if turn.challenged:
-            return {"turn": n, "text": VERDICTS[turn.kind == PLAY], "valid": turn.kind == PLAY,
+            return {"turn": n, "text": verdict(turn.kind == PLAY), "valid": turn.kind == PLAY,
                     "player": turn.player}
     return None
 

@@ -43,7 +43,7 @@ async function send(action, extra = {}) {
     setState(data);
     return true;
   } catch (err) {
-    toast(t("offline"));
+    toast(t("Sin conexión con el servidor"));
     return false;
   } finally {
     busy = false;
@@ -77,10 +77,10 @@ async function claim(invite) {
       method: "POST", headers: JSON_TYPE, body: JSON.stringify({ invite }) });
     const data = await answer(response);
     if (response.ok) { localStorage.setItem(TOKEN_KEY, data.token); return data.token; }
-    if (response.status === 409) notice(t("invite_used"), "invite_used");
+    if (response.status === 409) noticeText("esta invitación ya se ha usado");
     else notice(data.error);
   } catch (err) {
-    notice(t("offline"));
+    noticeText("Sin conexión con el servidor");
   }
   return "";
 }
@@ -111,9 +111,13 @@ async function load() {
   return true;
 }
 
+let socket = null;         // the live connection; the server speaks to it in the language it opened with
+
 function connect(delay = 500) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}${withToken(`/ws/partidas/${GAME_ID}`)}`);
+  const path = withToken(`/ws/partidas/${GAME_ID}`);  // in the page's language, whatever the browser's
+  const ws = new WebSocket(`${proto}://${location.host}${path}${path.includes("?") ? "&" : "?"}lang=${LANG}`);
+  socket = ws;
   let ping = null;
   ws.onopen = () => { delay = 500; ping = setInterval(() => ws.send("ping"), 25000); };
   ws.onmessage = (event) => {
@@ -122,8 +126,9 @@ function connect(delay = 500) {
   };
   ws.onclose = (event) => {
     clearInterval(ping);
+    if (ws !== socket) return;  // replaced by a connection in another language
     if (event.code >= 4400 && event.code < 4500) { notice(event.reason); return; }  // a bad link
-    $("status").textContent = t("reconnecting");
+    $("status").textContent = t("Reconectando…");
     setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
   };
 }
@@ -203,8 +208,8 @@ function renderSeat() {
   $("handoff").classList.toggle("hidden", !handing);
   if (handing) {
     const name = state.players[state.to_move].name;
-    $("handoff-text").textContent = t("pass_device").replace("{name}", name);
-    $("handoff-ok").textContent = t("i_am").replace("{name}", name);
+    $("handoff-text").textContent = t("Pasa el dispositivo a {name}", { name });
+    $("handoff-ok").textContent = t("Soy {name}: ver mi atril", { name });
   }
   for (const id of ["rack", "controls", "hint"]) $(id).classList.toggle("hidden", !rackShown());
   const can = state.can;
@@ -220,7 +225,7 @@ function renderPlayers() {
   state.players.forEach((p, i) => {
     const el = document.createElement("div");
     el.className = "player" + (i === state.to_move && !state.over ? " to-move" : "");
-    const who = p.computer ? ` (${t("computer")})` : (i === state.me && state.mode !== "local" ? ` (${t("you")})` : "");
+    const who = p.computer ? ` (${t("ordenador")})` : (i === state.me && state.mode !== "local" ? ` (${t("tú")})` : "");
     el.innerHTML = `<span class="name"></span><span class="clock" id="clock-${i}"></span><span class="score">${p.score}</span>`;
     el.querySelector(".name").textContent = p.name + who;
     box.appendChild(el);
@@ -273,26 +278,28 @@ function renderStatus() {
   const pending = state.pending;
   $("pending").classList.add("hidden");
   if (state.over) {
-    status.textContent = t("game_over");
+    status.textContent = t("Partida terminada");
   } else if (state.waiting_for_rival) {
-    status.textContent = t(state.seat === null ? "waiting_join_watch" : "waiting_join");
+    status.textContent = state.seat === null
+      ? t("La partida empieza cuando el segundo jugador abra su invitación…")
+      : t("Esperando a que tu rival abra la invitación…");
   } else if (state.thinking) {
-    status.textContent = t("thinking");
+    status.textContent = t("El ordenador piensa…");
   } else if (pending && pending.mine && state.mode !== "local") {
-    status.textContent = t("waiting_rival");
+    status.textContent = t("Esperando a que el rival acepte o impugne…");
   } else if (pending && state.can.accept && !handingOver()) {
     status.textContent = "";
-    $("pending-text").textContent = `${state.players[pending.player].name}: ${pending.move} (${pending.score}). ${t("rival_played")}`;
+    $("pending-text").textContent = `${state.players[pending.player].name}: ${pending.move} (${pending.score}). ${t("El rival ha jugado. ¿Aceptas o impugnas?")}`;
     $("pending").classList.remove("hidden");
   } else if (state.can.play) {
-    status.textContent = state.mode === "local" ? `${t("turn_of")} ${state.players[state.to_move].name}` : t("your_turn");
+    status.textContent = state.mode === "local" ? t("Turno de {name}", { name: state.players[state.to_move].name }) : t("Te toca");
   } else {
-    status.textContent = `${t("turn_of")} ${state.players[state.to_move].name}`;
+    status.textContent = t("Turno de {name}", { name: state.players[state.to_move].name });
   }
   const verdict = state.verdict;
   const box = $("verdict");
   if (verdict && seenVerdict !== null && verdict.turn !== seenVerdict) {
-    box.textContent = verdict.valid ? t("verdict_ok") : t("verdict_bad");
+    box.textContent = verdict.text;  // only «jugada correcta» or «jugada no válida» (art. 40)
     box.className = "verdict " + (verdict.valid ? "ok" : "bad");
     clearTimeout(box.timer);
     box.timer = setTimeout(() => box.classList.add("hidden"), 6000);
@@ -307,7 +314,7 @@ function renderSide() {
   $("unseen").innerHTML = covered ? "" : Object.entries(state.unseen).map(([l, n]) => `<span>${l === "?" ? "?" : l}×${n}</span>`).join("");
   const sheet = $("sheet");
   const names = state.players.map((p) => p.name);
-  sheet.innerHTML = `<tr><th>#</th><th>${t("move")}</th><th class="num">${t("points")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
+  sheet.innerHTML = `<tr><th>#</th><th>${t("Jugada")}</th><th class="num">${t("Puntos")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
   for (const row of state.sheet) {
     const tr = document.createElement("tr");
     tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num">${row.points}</td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
@@ -318,8 +325,8 @@ function renderSide() {
     const tr = document.createElement("tr");
     tr.className = "downtime";
     tr.innerHTML = `<td></td><td colspan="4"></td>`;
-    tr.children[1].textContent = t("downtime").replace("{from}", clockTime(down.from))
-      .replace("{to}", clockTime(down.to)).replace("{seconds}", down.seconds);
+    tr.children[1].textContent = t("Servidor sin servicio de {from} a {to} ({seconds} s): no se descuenta del reloj",
+      { from: clockTime(down.from), to: clockTime(down.to), seconds: down.seconds });
     sheet.appendChild(tr);
   }
   const wrap = sheet.parentElement;
@@ -330,13 +337,13 @@ function renderSide() {
   const over = state.over;
   $("over").classList.toggle("hidden", !over);
   if (over) {
-    const winner = over.winner === null ? t("draw") : `${t("wins")} ${over.winner_name}`;
+    const winner = over.winner === null ? t("empate") : t("gana {name}", { name: over.winner_name });
     const adjustments = state.sheet.filter((r) => r.number === 0)
       .map((r) => `${r.name}: ${r.points > 0 ? "+" : ""}${r.points}, ${r.text}`);
-    $("over-text").innerHTML = `<p><b>${t("result")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
-      + `<p><b>${t("reason")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
-      + (adjustments.length ? `<p><b>${t("adjustments")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "")
-      + `<p class="seed">${t("seed")}: <code>${escapeHtml(over.seed)}</code></p>`;
+    $("over-text").innerHTML = `<p><b>${t("Resultado")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
+      + `<p><b>${t("Motivo")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
+      + (adjustments.length ? `<p><b>${t("Ajustes")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "")
+      + `<p class="seed">${t("Semilla de la bolsa (para comprobar los sorteos)")}: <code>${escapeHtml(over.seed)}</code></p>`;
     $("gcg").href = withToken(`/api/partidas/${GAME_ID}/gcg`);
   }
 }
@@ -567,20 +574,26 @@ async function showAnalysis() {
   if (!response.ok) { box.textContent = data.error; return; }
   const rows = data.turns.map((turn) => {
     const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score}`
-      + (b.equity !== b.score ? `; ${t("equity")} ${b.equity}` : "") + ")").join("<br>") || "—";
+      + (b.equity !== b.score ? `; ${t("valor")} ${b.equity}` : "") + ")").join("<br>") || "—";
     const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>");
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
       + `<td>${escapeHtml(turn.notation)} (${turn.points})</td><td>${best}</td><td>${missed}</td></tr>`;
   }).join("");
-  box.innerHTML = data.turns.length ? `<h3>${t("analysis")}</h3><table><tr><th>${t("turn")}</th><th>${t("rack")}</th><th>${t("played")}</th><th>${t("best_plays")}</th><th>${t("missed_scrabbles")}</th></tr>${rows}</table>` : t("no_analysis");
+  box.innerHTML = data.turns.length ? `<h3>${t("Análisis")}</h3><table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th></tr>${rows}</table>` : t("Sin datos de análisis.");
 }
 
-// A lasting message above the board: the server's, or a string of ours (kept in the language).
-function notice(text, key = null) {
+// A lasting message above the board: the server's (notice), or a string of ours that follows the
+// language (noticeText).
+function notice(text) {
   const el = $("notice");
+  delete el.dataset.i18n;
   el.textContent = text;
-  if (key) el.dataset.i18n = key; else delete el.dataset.i18n;
   el.classList.remove("hidden");
+}
+
+function noticeText(msgid) {
+  showText($("notice"), msgid);
+  $("notice").classList.remove("hidden");
 }
 
 function toast(text) {
@@ -591,11 +604,19 @@ function toast(text) {
   el.timer = setTimeout(() => el.classList.add("hidden"), 5000);
 }
 
-function init() {
+// Another language: our strings at once, the server's with the next view (a new connection, as
+// the server speaks to each in the language it opened with).
+async function changeLang(lang) {
+  await setLang(lang);
+  if (state) render();
+  if (socket) { const old = socket; connect(); old.close(); }
+}
+
+async function init() {
+  await i18nReady;
   const lang = $("lang");
   lang.value = LANG;
-  lang.addEventListener("change", () => { setLang(lang.value); if (state) render(); });
-  setLang(LANG);
+  lang.addEventListener("change", () => changeLang(lang.value));
   buildBoard();
   $("play").addEventListener("click", playPlaced);
   $("recall").addEventListener("click", recall);
@@ -610,7 +631,7 @@ function init() {
   $("show-analysis").addEventListener("click", showAnalysis);
   $("handoff-ok").addEventListener("click", () => { holder = state.to_move; render(); });
   setInterval(tick, 250);
-  start().catch(() => notice(t("offline")));
+  start().catch(() => noticeText("Sin conexión con el servidor"));
 }
 
 async function start() {

@@ -1,98 +1,86 @@
-// UI strings: Spanish first, English available. t("key") reads the current language.
+// The pages' strings. Spanish is written in the code and the HTML: those are the msgids, and
+// other languages come from the server (/i18n/<lang>.json), made from the gettext catalog of the
+// server's own messages. t("…", {name}) translates and fills {name}; tn(one, many, n) picks the
+// plural form; showText(element, "…") shows a string that follows later changes of language.
+// An element marked data-i18n shows its Spanish text in the current language, and
+// data-i18n-attr="aria-label placeholder" does the same for those attributes. The language is the
+// cookie atril-lang (the selector sets it; the server reads it too), else the browser's, else
+// Spanish. Pages wait for i18nReady before their first drawing.
 "use strict";
-const STRINGS = {
-  es: {
-    title: "atril — Scrabble en español", lobby: "Nueva partida", opponent: "Rival",
-    vs_computer: "Contra el ordenador", vs_person: "Contra otra persona (invitación)",
-    vs_local: "Dos personas en este dispositivo", level: "Nivel", ruleset: "Reglamento",
-    clock: "Reloj (minutos por jugador, 0 = sin reloj)", clock_mode: "Tiempo",
-    corrido: "corrido", no_corrido: "no corrido", timer: "Temporizador de 2 minutos por turno",
-    challenge: "Impugnación", challenge_fise: "FISE (el rival acepta o impugna)",
-    challenge_void: "VOID (solo se admiten palabras válidas)", lexicon: "Léxico",
-    upload: "o sube una lista de palabras (.txt, una por línea)", your_name: "Tu nombre",
-    other_name: "Nombre del rival", create: "Crear partida", invite: "Envía este enlace a tu rival:",
-    open_game: "Ir a mi partida", copy: "Copiar", language: "Idioma",
-    play: "Jugar", recall: "Recoger", shuffle: "Mezclar", exchange: "Cambiar", pass: "Pasar",
-    accept: "Aceptar", challenge_btn: "Impugnar", bag: "Bolsa", unseen: "Fichas por ver",
-    sheet: "Planilla", your_turn: "Te toca", their_turn: "Turno del rival", turn_of: "Turno de",
-    waiting_rival: "Esperando a que el rival acepte o impugne…",
-    waiting_join: "Esperando a que tu rival abra la invitación…",
-    rival_played: "El rival ha jugado. ¿Aceptas o impugnas?",
-    choose_blank: "¿Qué ficha representa el comodín?", cancel: "Cancelar",
-    exchange_title: "Elige las fichas que cambias", exchange_do: "Cambiar fichas",
-    game_over: "Partida terminada", result: "Resultado", reason: "Motivo",
-    adjustments: "Ajustes", download_gcg: "Descargar GCG", analysis: "Análisis",
-    best_plays: "Mejores jugadas", played: "Jugada hecha", missed_scrabbles: "Scrabbles perdidos",
-    turn: "Turno", move: "Jugada", points: "Puntos", total: "Total", thinking: "El ordenador piensa…",
-    verdict_ok: "jugada correcta", verdict_bad: "jugada no válida", you: "tú", computer: "ordenador",
-    reconnecting: "Reconectando…", last_play: "Última jugada", none: "ninguna",
-    type_hint: "Pulsa una casilla vacía y escribe; pulsa otra vez para cambiar la dirección.",
-    copied: "Enlace copiado", new_game: "Nueva partida", no_analysis: "Sin datos de análisis.",
-    equity: "valor", score: "puntos", rack: "Atril", draw: "empate", wins: "gana",
-    invite_seat: "Enlace para tu rival", offline: "Sin conexión con el servidor",
-    downtime: "Servidor sin servicio de {from} a {to} ({seconds} s): no se descuenta del reloj",
-    seed: "Semilla de la bolsa (para comprobar los sorteos)",
-    game_clock: "Tiempo total de la partida (minutos, 0 = sin límite)",
-    spectator: "Estás viendo la partida como espectador",
-    invite_used: "esta invitación ya se ha usado",
-    waiting_join_watch: "La partida empieza cuando el segundo jugador abra su invitación…",
-    pass_device: "Pasa el dispositivo a {name}", i_am: "Soy {name}: ver mi atril",
-  },
-  en: {
-    title: "atril — Spanish Scrabble", lobby: "New game", opponent: "Opponent",
-    vs_computer: "Against the computer", vs_person: "Against another person (invitation)",
-    vs_local: "Two people on this device", level: "Level", ruleset: "Ruleset",
-    clock: "Clock (minutes per player, 0 = none)", clock_mode: "Timing",
-    corrido: "running", no_corrido: "stopped while counting", timer: "2-minute timer per turn",
-    challenge: "Challenge", challenge_fise: "FISE (opponent accepts or challenges)",
-    challenge_void: "VOID (only valid words accepted)", lexicon: "Lexicon",
-    upload: "or upload a word list (.txt, one per line)", your_name: "Your name",
-    other_name: "Opponent's name", create: "Create game", invite: "Send this link to your opponent:",
-    open_game: "Go to my game", copy: "Copy", language: "Language",
-    play: "Play", recall: "Recall", shuffle: "Shuffle", exchange: "Exchange", pass: "Pass",
-    accept: "Accept", challenge_btn: "Challenge", bag: "Bag", unseen: "Unseen tiles",
-    sheet: "Scoresheet", your_turn: "Your turn", their_turn: "Opponent's turn", turn_of: "Turn of",
-    waiting_rival: "Waiting for the opponent to accept or challenge…",
-    waiting_join: "Waiting for your opponent to open the invitation…",
-    rival_played: "Your opponent played. Accept or challenge?",
-    choose_blank: "Which tile does the blank stand for?", cancel: "Cancel",
-    exchange_title: "Choose the tiles to exchange", exchange_do: "Exchange tiles",
-    game_over: "Game over", result: "Result", reason: "Reason",
-    adjustments: "Adjustments", download_gcg: "Download GCG", analysis: "Analysis",
-    best_plays: "Best plays", played: "Play made", missed_scrabbles: "Missed scrabbles",
-    turn: "Turn", move: "Move", points: "Points", total: "Total", thinking: "The computer is thinking…",
-    verdict_ok: "jugada correcta (valid play)", verdict_bad: "jugada no válida (invalid play)",
-    you: "you", computer: "computer",
-    reconnecting: "Reconnecting…", last_play: "Last play", none: "none",
-    type_hint: "Click an empty square and type; click again to change direction.",
-    copied: "Link copied", new_game: "New game", no_analysis: "No analysis data.",
-    equity: "equity", score: "score", rack: "Rack", draw: "draw", wins: "wins",
-    invite_seat: "Link for your opponent", offline: "No connection to the server",
-    downtime: "Server down from {from} to {to} ({seconds} s): not charged to the clocks",
-    seed: "Bag seed (to check the draws)",
-    game_clock: "Total game time (minutes, 0 = no limit)",
-    spectator: "You are watching this game as a spectator",
-    invite_used: "this invitation has already been used",
-    waiting_join_watch: "The game starts when the second player opens their invitation…",
-    pass_device: "Pass the device to {name}", i_am: "I am {name}: show my rack",
-  },
-};
+const LANGUAGES = ["es", "en"];
+const LANG_COOKIE = "atril-lang";
+let LANG = "es";
+let CATALOG = {};              // msgid → text, or → [singular, plural]
+const ATTRIBUTES = new WeakMap();  // element → {attribute: its Spanish text}
 
-let LANG = localStorage.getItem("atril-lang") || "es";
-
-function t(key) {
-  return (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.es[key] || key;
+function supportedLang(tag) {
+  const base = String(tag || "").split(/[-_]/)[0].toLowerCase();
+  return LANGUAGES.includes(base) ? base : null;
 }
 
-function setLang(lang) {
-  LANG = STRINGS[lang] ? lang : "es";
-  localStorage.setItem("atril-lang", LANG);
-  document.documentElement.lang = LANG;
+function chosenLang() {
+  const cookie = document.cookie.split("; ").find((c) => c.startsWith(`${LANG_COOKIE}=`));
+  return supportedLang(cookie && cookie.slice(LANG_COOKIE.length + 1))
+    || (navigator.languages || [navigator.language]).map(supportedLang).find(Boolean) || "es";
+}
+
+function fillPlaceholders(text, values) {
+  return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
+}
+
+function t(msgid, values) {
+  const text = CATALOG[msgid];
+  return fillPlaceholders(typeof text === "string" && text ? text : msgid, values);
+}
+
+function tn(one, many, n, values) {
+  const forms = CATALOG[one];
+  const index = n === 1 ? 0 : 1;  // Spanish and English alike: one, and every other number
+  const text = Array.isArray(forms) && forms[index] ? forms[index] : (index ? many : one);
+  return fillPlaceholders(text, { n, ...values });
+}
+
+const squashSpaces = (text) => text.replace(/\s+/g, " ").trim();
+
+/** Put a string of ours in an element, kept in the language when the language changes. */
+function showText(el, msgid) {
+  el.dataset.i18n = msgid;
+  el.textContent = t(msgid);
+}
+
+/** Show every marked element (and attribute) in the current language. */
+function translate(root = document) {
+  root.querySelectorAll("[data-i18n]").forEach((el) => {
+    if (!el.dataset.i18n) el.dataset.i18n = squashSpaces(el.textContent);
+    el.textContent = t(el.dataset.i18n);
+  });
+  root.querySelectorAll("[data-i18n-attr]").forEach((el) => {
+    if (!ATTRIBUTES.has(el)) {
+      ATTRIBUTES.set(el, Object.fromEntries(el.dataset.i18nAttr.split(/\s+/)
+        .map((name) => [name, squashSpaces(el.getAttribute(name) || "")])));
+    }
+    for (const [name, msgid] of Object.entries(ATTRIBUTES.get(el))) el.setAttribute(name, t(msgid));
+  });
+}
+
+async function loadLang(lang) {
+  let catalog = {};
+  if (lang !== "es") {
+    const response = await fetch(`/i18n/${lang}.json`);
+    if (response.ok) catalog = await response.json();
+  }
+  LANG = lang;
+  CATALOG = catalog;
+  document.documentElement.lang = lang;
   translate();
 }
 
-/** Fill every element carrying data-i18n with its string. */
-function translate(root = document) {
-  root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
-  document.title = t("title");
+/** The selector's choice: remembered in the cookie, so the server answers in it too. */
+async function setLang(lang) {
+  lang = supportedLang(lang) || "es";
+  document.cookie = `${LANG_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
+  await loadLang(lang);
 }
+
+// no catalog (the server out of reach): the page stays in Spanish, as it is written
+const i18nReady = loadLang(chosenLang()).catch(() => {});

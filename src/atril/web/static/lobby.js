@@ -11,9 +11,12 @@ async function api(path, options = {}) {
   return data;
 }
 
-function fill(select, items) {
+// The items of a select, keeping what was chosen (else `fallback`).
+function fill(select, items, fallback = "") {
+  const chosen = select.value || fallback;
   select.innerHTML = "";
   for (const item of items) select.add(new Option(item.name, item.id));
+  if (chosen) select.value = chosen;
 }
 
 function modeChanged() {
@@ -63,24 +66,27 @@ async function create(event) {
   }
 }
 
+// The lobby's choices, named by the server in the page's language.
+async function loadOptions() {
+  const options = await api("/api/opciones");
+  fill(form.level, options.levels, options.default_level);
+  fill(form.ruleset, options.rulesets, "FISE2009");
+  fill(form.lexicon, options.lexicons);
+}
+
 async function init() {
+  await i18nReady;
   const lang = document.getElementById("lang");
   lang.value = LANG;
-  lang.addEventListener("change", () => setLang(lang.value));
-  setLang(LANG);
+  lang.addEventListener("change", async () => { await setLang(lang.value); await loadOptions(); });
   form.addEventListener("submit", create);
   form.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", modeChanged));
   document.getElementById("copy").addEventListener("click", async () => {
     await navigator.clipboard.writeText(document.getElementById("invite-link").href).catch(() => {});
-    document.getElementById("copy").textContent = t("copied");
+    showText(document.getElementById("copy"), "Enlace copiado");
   });
   modeChanged();
-  const options = await api("/api/opciones");
-  fill(form.level, options.levels);
-  form.level.value = options.default_level;
-  fill(form.ruleset, options.rulesets);
-  form.ruleset.value = "FISE2009";
-  fill(form.lexicon, options.lexicons);
+  await loadOptions();
 }
 
 init().catch((err) => { errorBox.textContent = err.message; });

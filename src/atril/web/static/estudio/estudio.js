@@ -3,12 +3,14 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
+  // each search: the parameter its field fills, and (in the page's language) the field's name
+  // and how to fill it
   const KINDS = {
-    anagrama: {label: "Atril", param: "atril", help: "ch, ll y rr son una ficha; 1 2 3 también; C,H son dos fichas; ? es un comodín (hasta dos)."},
-    construir: {label: "Atril", param: "atril", help: "Todas las palabras que se forman con fichas del atril, por longitud."},
-    patron: {label: "Patrón", param: "patron", help: "? una ficha, * cualquier tramo, [AEIOU] una del conjunto, [^AEIOU] una que no esté. Ej.: ?ACH*  *[AEIOU]RR?"},
-    ganchos: {label: "Palabras", param: "palabras", help: "Qué fichas pueden ir delante y detrás de cada palabra."},
-    lista: {label: "Longitud", param: "longitud", help: "Longitud en fichas (2, o 2-3) y/o fichas que la palabra contiene."},
+    anagrama: {param: "atril", texts: () => [t("Atril"), t("ch, ll y rr son una ficha; 1 2 3 también; C,H son dos fichas; ? es un comodín (hasta dos).")]},
+    construir: {param: "atril", texts: () => [t("Atril"), t("Todas las palabras que se forman con fichas del atril, por longitud.")]},
+    patron: {param: "patron", texts: () => [t("Patrón"), t("? una ficha, * cualquier tramo, [AEIOU] una del conjunto, [^AEIOU] una que no esté. Ej.: ?ACH*  *[AEIOU]RR?")]},
+    ganchos: {param: "palabras", texts: () => [t("Palabras"), t("Qué fichas pueden ir delante y detrás de cada palabra.")]},
+    lista: {param: "longitud", texts: () => [t("Longitud"), t("Longitud en fichas (2, o 2-3) y/o fichas que la palabra contiene.")]},
   };
   const params = new URLSearchParams(location.search);
   if (params.get("lexico")) $("lexico").value = params.get("lexico");
@@ -17,9 +19,9 @@
   let current = null;
 
   function update() {
-    const kind = KINDS[$("tipo").value];
-    $("etiqueta").textContent = kind.label;
-    $("ayuda").textContent = kind.help;
+    const [label, help] = KINDS[$("tipo").value].texts();
+    $("etiqueta").textContent = label;
+    $("ayuda").textContent = help;
     $("campo-contiene").classList.toggle("oculto", $("tipo").value !== "lista");
     $("campo-orden").classList.toggle("oculto", $("tipo").value === "ganchos");
   }
@@ -30,14 +32,14 @@
     if (item.rank) {
       const small = document.createElement("small");
       small.textContent = ` ${item.rank}`;
-      small.title = `probabilidad ${(item.probability * 100).toPrecision(3)} %`;
+      small.title = t("probabilidad {percent} %", {percent: (item.probability * 100).toPrecision(3)});
       span.append(small);
     }
-    if (item.blanks) span.title = `comodines: ${item.blanks.join(", ")}`;
+    if (item.blanks) span.title = t("comodines: {tiles}", {tiles: item.blanks.join(", ")});
     return span;
   }
 
-  const count = (n) => n.toLocaleString("es-ES");
+  const count = (n) => n.toLocaleString(LANG);
 
   function showWords(data) {
     for (const item of data.results) {
@@ -53,14 +55,16 @@
       }
       group.list.append(wordSpan(item));
       group.n += 1;
-      group.title.textContent = `${item.tiles} fichas (${group.n})`;
+      group.title.textContent = t("{tiles} fichas ({count})", {tiles: item.tiles, count: group.n});
     }
     current.shown += data.results.length;
     const shown = current.shown;
+    const found = data.complete
+      ? tn("{count} palabra", "{count} palabras", data.total, {count: count(data.total)})
+      : tn("Al menos {count} palabra", "Al menos {count} palabras", data.total, {count: count(data.total)});
     $("resumen").textContent = data.total === 0 ?
-      (data.complete ? "Ninguna palabra." : "Ninguna palabra encontrada.") :
-      `${data.complete ? "" : "Al menos "}${count(data.total)} palabras` +
-      (shown < data.total || !data.complete ? ` (se muestran ${count(shown)}).` : ".");
+      (data.complete ? t("Ninguna palabra.") : t("Ninguna palabra encontrada.")) :
+      found + (shown < data.total || !data.complete ? " " + t("(se muestran {count}).", {count: count(shown)}) : ".");
     $("nota").textContent = data.note || "";
     $("nota").classList.toggle("oculto", !data.note);
     current.next = data.siguiente;
@@ -73,7 +77,7 @@
       const row = table.insertRow();
       row.insertCell().textContent = h.front.join(" ") || "–";
       row.cells[0].className = "front";
-      row.insertCell().textContent = h.word + (h.valid ? "" : " (no está en el léxico)");
+      row.insertCell().textContent = h.word + (h.valid ? "" : " " + t("(no está en el léxico)"));
       row.cells[1].className = "word";
       row.insertCell().textContent = h.back.join(" ") || "–";
     }
@@ -92,13 +96,13 @@
       const data = await response.json();
       if (search !== current) return true;  // a new search started meanwhile
       if (!response.ok) {
-        $("error").textContent = data.error || "No se ha podido buscar.";
+        $("error").textContent = data.error || t("No se ha podido buscar.");
         return false;
       }
       (search.type === "ganchos" ? showHooks : showWords)(data);
       return true;
     } catch (err) {
-      $("error").textContent = "Sin conexión con el servidor.";
+      $("error").textContent = t("Sin conexión con el servidor.");
       return false;
     }
   }
@@ -111,7 +115,7 @@
     query.set(KINDS[type].param, $("texto").value);
     if (type === "lista") query.set("contiene", $("contiene").value);
     current = {type, query: query.toString(), groups: new Map(), shown: 0, next: undefined};
-    $("resumen").textContent = "Buscando…";
+    $("resumen").textContent = t("Buscando…");
     $("resultados").replaceChildren();
     $("nota").classList.add("oculto");
     $("mas").classList.add("oculto");
@@ -120,10 +124,10 @@
   $("mas").addEventListener("click", async () => {
     const button = $("mas");
     button.disabled = true;
-    button.textContent = "Buscando…";
+    button.textContent = t("Buscando…");
     await fetchPage(current.next);
     button.disabled = false;
-    button.textContent = "más resultados";
+    button.textContent = t("más resultados");
   });
-  update();
+  i18nReady.then(update);
 })();

@@ -33,7 +33,7 @@
     notice.textContent = "";
     const words = input.value.trim();
     if (!words) {
-      notice.textContent = "Escribe al menos una palabra.";
+      notice.textContent = t("Escribe al menos una palabra.");
       return;
     }
     try {
@@ -43,12 +43,12 @@
       });
       const result = await response.json();
       if (!response.ok) {
-        notice.textContent = result.error || "No se ha podido juzgar.";
+        notice.textContent = result.error || t("No se ha podido juzgar.");
         return;
       }
       show(result);
     } catch (err) {
-      notice.textContent = "Sin conexión con el servidor.";
+      notice.textContent = t("Sin conexión con el servidor.");
     }
   });
   verdict.addEventListener("click", clear);
