@@ -88,8 +88,9 @@ def main() -> None:
     seeds = range(args.seed, args.seed + pairs, PAIRS_PER_TASK)
     results: list[tuple[float, int]] = []
     start = time.perf_counter()
-    with mp.Pool(args.workers, initializer=_init, initargs=(args.leaves,)) as pool, tqdm(total=2 * len(seeds) * PAIRS_PER_TASK,
-                                             unit="partida") as bar:
+    total = 2 * len(seeds) * PAIRS_PER_TASK
+    with mp.Pool(args.workers, initializer=_init, initargs=(args.leaves,)) as pool, \
+            tqdm(total=total, unit="partida") as bar:
         for chunk in pool.imap_unordered(_pairs, seeds):
             results += chunk
             bar.update(len(chunk))

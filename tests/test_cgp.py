@@ -1,7 +1,8 @@
 """CGP (docs/FORMATS.md §4): reading, writing, and rejecting impossible tile counts (art. 3)."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from atril import tiles as T
 from atril.board import Board

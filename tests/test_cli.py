@@ -1,4 +1,5 @@
-"""The core commands: ``atril check``, ``atril score``, ``atril show`` (names and JSON are an API)."""
+"""The core commands: ``atril check``, ``atril score``, ``atril show`` (their names and JSON are
+an API)."""
 
 import json
 
@@ -72,6 +73,7 @@ def test_bad_input_is_a_message_not_a_traceback(args):
 
 
 def test_show_prints_board_and_racks():
-    result = run("show", "--cgp", "15/15/15/15/15/15/15/7[CH]A[RR]O4/15/15/15/15/15/15/15 AB?/ 10/0 0")
+    result = run("show", "--cgp",
+                 "15/15/15/15/15/15/15/7[CH]A[RR]O4/15/15/15/15/15/15/15 AB?/ 10/0 0")
     assert result.exit_code == 0
     assert "CH  A RR  O" in result.output and "A B ?" in result.output

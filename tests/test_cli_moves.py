@@ -7,9 +7,9 @@ from click.testing import CliRunner
 from atril import tiles as T
 from atril.board import Board
 from atril.cli import main
-from atril.rack import Rack
 from atril.move import Move
 from atril.position import Position
+from atril.rack import Rack
 from atril.rules import check_play
 
 P3 = ("15/15/15/15/15/5ZO[RR]OS5/5U3U5/3JAMON1E5/3E1O3L5/3F5O5/3EXITO7/7[LL]7/4CAÑA7/15/15 "

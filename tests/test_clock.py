@@ -28,7 +28,7 @@ def timed_game(minutes=30, mode=CORRIDO, ruleset=None, **clock_kwargs):
     return game, t
 
 
-# -- the clock alone ------------------------------------------------------------------------------
+# -- the clock alone -------------------------------------------------------------------------------
 def test_only_the_running_clock_counts():  # art. 31.2, 34
     t = FakeTime()
     clock = Clock(30, time_source=t)
@@ -74,7 +74,7 @@ def test_clock_round_trips_and_keeps_counting():
     assert repr(again) == "Clock(minutes=25, mode='no corrido')"
 
 
-# -- the clock in a game ------------------------------------------------------------------------------
+# -- the clock in a game ---------------------------------------------------------------------------
 def test_game_starts_the_first_players_clock():
     game, t = timed_game()
     t.advance(20)

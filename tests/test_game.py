@@ -81,7 +81,7 @@ def test_unseen_counts_bag_and_opponent_rack():
     assert sum(counts) == 100 - 4
 
 
-# -- a new game (art. 4, 6) ---------------------------------------------------------------------------
+# -- a new game (art. 4, 6) ------------------------------------------------------------------------
 def test_new_game_deals_seven_each():
     game = Game(["Ana", "Luis"], seed=1)
     assert [len(r) for r in game.racks] == [7, 7]
@@ -128,7 +128,7 @@ def test_a_game_needs_two_players():
         Game(["Solo"])
 
 
-# -- turns ----------------------------------------------------------------------------------------
+# -- turns -----------------------------------------------------------------------------------------
 def test_play_scores_waits_then_draws():  # art. 32, 38
     game = Game(["Ana", "Luis"], seed=1, draws=["AEIRSTN"])
     turn = game.play("H2 ARESTIN")
@@ -203,7 +203,7 @@ def test_turns_after_a_short_bag_draw_what_is_left():  # art. 32
     assert len(game.racks[0]) == 5 and len(game.bag) == 0
 
 
-# -- history and storage -------------------------------------------------------------------------------
+# -- history and storage ---------------------------------------------------------------------------
 def _sample_game() -> Game:
     game = Game(["Ana", "Luis"], seed=11, draws=["CASAEIO", "PERROSL"])
     game.play("H8 CASA")
@@ -265,7 +265,7 @@ def test_values_print_well():
     assert "bolsa:" in str(game)
 
 
-# -- property: many seeded random games ----------------------------------------------------------------
+# -- property: many seeded random games ------------------------------------------------------------
 import lzma  # noqa: E402
 import random  # noqa: E402
 from importlib import resources  # noqa: E402
@@ -386,7 +386,8 @@ def test_turn_repr():
     game.play("H8 CASA")
     game.accept()
     turn = game.history[0]
-    assert repr(turn).startswith("Turn.from_dict({'player': 0, 'type': 'play', 'notation': 'H8 CASA'")
+    assert repr(turn).startswith(
+        "Turn.from_dict({'player': 0, 'type': 'play', 'notation': 'H8 CASA'")
     assert eval(repr(turn), {"Turn": Turn}) == turn
 
 

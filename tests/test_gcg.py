@@ -5,13 +5,13 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_game import random_game
 
 from atril import tiles as T
 from atril.clock import Clock
 from atril.game import EXCHANGE, PLAY, WITHDRAWN, Game
 from atril.gcg import ALL, GcgError, dumps, loads
 from atril.move import THROUGH, Move, format_rack
-from test_game import random_game
 
 
 def same_game(a: Game, b: Game, *, players: tuple[str, str] | None = None) -> None:

@@ -168,7 +168,8 @@ def test_malformed_bytes_rejected(tmp_path):
         Kwg.from_bytes(b"\x00" * 4)
     nodes = array("I", Kwg.build(WORDS).nodes)
     nodes[3] = (nodes[3] & ~ARC_MASK) | (len(nodes) + 5)
-    with pytest.raises(KwgError, match=f"el nodo 3 apunta fuera \\({len(nodes) + 5} ≥ {len(nodes)}\\)"):
+    outside = f"el nodo 3 apunta fuera \\({len(nodes) + 5} ≥ {len(nodes)}\\)"
+    with pytest.raises(KwgError, match=outside):
         Kwg.from_bytes(nodes.tobytes())
     nodes = array("I", Kwg.build(WORDS).nodes)
     nodes[-1] &= ~IS_END_BIT
@@ -224,8 +225,9 @@ def test_an_unsorted_list_is_refused():
     kwg = Kwg.build([w("ab"), w("ac")])
     nodes = array("I", kwg.nodes)
     first = next(a for a in (kwg.arc(i) for i in range(len(kwg))) if a and not kwg.is_end(a))
-    nodes[first], nodes[first + 1] = (nodes[first + 1] & ~IS_END_BIT) | (nodes[first] & IS_END_BIT), \
-        (nodes[first] & ~IS_END_BIT) | (nodes[first + 1] & IS_END_BIT)
+    a, b = nodes[first], nodes[first + 1]
+    nodes[first] = (b & ~IS_END_BIT) | (a & IS_END_BIT)
+    nodes[first + 1] = (a & ~IS_END_BIT) | (b & IS_END_BIT)
     with pytest.raises(KwgError, match="desordenada"):
         Kwg(nodes)
     with pytest.raises(ValueError, match="desordenada"):
@@ -278,9 +280,9 @@ def test_a_gaddag_that_does_not_match_its_dawg_is_refused():
     lazy = Kwg(nodes, check_gaddag=False)  # atril's own cache: the DAWG is checked now…
     assert lazy.shape.words == len(WORDS) and lazy.shape.gaddag_paths is None
     with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
-        lazy.child_masks  # …the GADDAG before the generator walks it
+        _ = lazy.child_masks  # …the GADDAG before the generator walks it
     with pytest.raises(KwgError, match="el GADDAG no corresponde al DAWG"):
-        lazy.gaddag_root
+        _ = lazy.gaddag_root
     no_gaddag = array("I", nodes)
     no_gaddag[1] = IS_END_BIT  # a root pointer to nothing: no GADDAG to hold to the DAWG
     assert not Kwg(no_gaddag).has_gaddag

@@ -111,7 +111,7 @@ def test_words_and_metadata(tmp_path):
     (b"", "vac"),
     (b"\x00\x01\x02binario\xff\xfe", "binario"),
     (b"\x1f\x8b\x08\x00roto", ".gz"),
-    ("kilo\nwifi\n1234\n".encode(), "ninguna palabra"),
+    (b"kilo\nwifi\n1234\n", "ninguna palabra"),
 ])
 def test_bad_files_give_lexicon_error(tmp_path, content, message):
     path = tmp_path / "malo.txt"

@@ -1,7 +1,8 @@
 """Move notation (docs/FORMATS.md §3): Spanish coordinates, blanks, board tiles, exchange, pass."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from atril import tiles as T
 from atril.board import parse_coordinate
@@ -57,7 +58,8 @@ tiles = st.integers(1, T.NUM_LETTERS)
 played = st.one_of(tiles, tiles.map(lambda t: t | T.BLANK_BIT), st.just(THROUGH))
 
 
-@given(st.integers(0, 14), st.integers(0, 14), st.booleans(), st.lists(played, min_size=1, max_size=15))
+@given(st.integers(0, 14), st.integers(0, 14), st.booleans(),
+       st.lists(played, min_size=1, max_size=15))
 def test_format_then_parse_gives_the_move_back(row, col, across, word):
     if (col if across else row) + len(word) > 15:
         return

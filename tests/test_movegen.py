@@ -7,7 +7,7 @@ import random
 import subprocess
 import sys
 from array import array
-from functools import lru_cache
+from functools import cache
 
 import crafted_kwg as crafted
 import pytest
@@ -39,18 +39,18 @@ GAMES_PER_LEXICON = 3
 MIN_POSITIONS = 500
 
 
-@lru_cache(maxsize=None)
+@cache
 def es09() -> Lexicon:
     return Lexicon.load("ES09")
 
 
-@lru_cache(maxsize=None)
+@cache
 def es09_words() -> list[tuple[int, ...]]:
     """ES09 read from its text, not from a graph: the reference generator's word list."""
     return bundled_words("ES09")
 
 
-@lru_cache(maxsize=None)
+@cache
 def small_words(seed: int) -> list[tuple[int, ...]]:
     """Every two-letter word of ES09 (so boards fill up) and a random 5–8k sample of the rest."""
     words = es09_words()
@@ -59,12 +59,12 @@ def small_words(seed: int) -> list[tuple[int, ...]]:
     return short + rng.sample([w for w in words if len(w) > 2], rng.randint(5000, 8000))
 
 
-@lru_cache(maxsize=None)
+@cache
 def small_lexicon(seed: int) -> Lexicon:
     return Lexicon.from_words([T.word_text(w) for w in small_words(seed)], id=f"SUB{seed}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference_words(seed: int | None) -> reference.Words:
     """The reference's words for small_lexicon(seed), or for ES09 (None)."""
     return reference.Words(es09_words() if seed is None else small_words(seed))
@@ -125,7 +125,7 @@ def random_positions(seed: int, games: int) -> list[tuple[Board, tuple[int, ...]
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpus() -> list[tuple[int, Board, tuple[int, ...], int]]:
     return [(seed, *p) for seed in range(CORPUS_LEXICONS)
             for p in random_positions(seed, GAMES_PER_LEXICON)]
@@ -245,7 +245,7 @@ def test_exchanges_follow_the_bag():
 
 
 def test_best_is_the_top_of_generate():
-    for _, board, rack, bag in corpus()[:200:7]:
+    for _, board, rack, _bag in corpus()[:200:7]:
         lex = small_lexicon(0)
         everything = movegen.generate(board, rack, lex)
         for n in (1, 5):
@@ -294,7 +294,8 @@ def test_best_with_leaves_matches_reference():
     rng = random.Random(7)
     lex = small_lexicon(1)
     for _, board, rack, bag in corpus()[:300:10]:
-        subsets = {tuple(sorted(rng.sample(rack, k))) for k in range(1, len(rack)) for _ in range(6)}
+        subsets = {tuple(sorted(rng.sample(rack, k)))
+                   for k in range(1, len(rack)) for _ in range(6)}
         table = Leaves({s: round(rng.uniform(-20, 20), 1) for s in subsets})
         for exchanges in (False, True):
             fast = movegen.best(board, rack, lex, n=3, leave_values=table, exchanges=exchanges,

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from test_gcg import events, shows_only_the_table
 
 from atril import gcg, movegen
 from atril import tiles as T
@@ -16,7 +17,6 @@ from atril.board import Board
 from atril.lexicon import Lexicon
 from atril.move import format_rack
 from atril.terminal import Session, run
-from test_gcg import events, shows_only_the_table
 
 
 @pytest.fixture(scope="module")
@@ -140,15 +140,16 @@ def test_real_terminal():
             try:
                 seen += os.read(main, 4096)
             except OSError:  # the child closed the terminal
-                raise AssertionError(f"no «{text}» in:\n{seen.decode(errors='replace')}")
+                raise AssertionError(
+                    f"no «{text}» in:\n{seen.decode(errors='replace')}") from None
 
     try:
         expect("> ")
-        os.write(main, "ayuda\n".encode())
+        os.write(main, b"ayuda\n")
         expect("salir        abandona")
-        os.write(main, "xyzzy\n".encode())
+        os.write(main, b"xyzzy\n")
         expect("No entiendo")
-        os.write(main, "salir\n".encode())
+        os.write(main, b"salir\n")
         expect("Partida abandonada.")
         assert proc.wait(timeout=30) == 0
     finally:

@@ -1,7 +1,8 @@
 """The tile set (art. 3, 10, 11) and tokenizing words into tiles."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from atril import tiles as T
 from atril.errors import InvalidTextError

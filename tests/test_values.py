@@ -6,11 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atril import Board, Move, Position, Rack, Ruleset
+from atril import Board, Move, Position, Rack, Ruleset, players
 from atril.bag import Bag
 from atril.ending import Adjustment, Result
 from atril.game import Game, Turn
-from atril import players
 from atril.lexicon import Lexicon
 
 NAMES = {"Board": Board, "Bag": Bag, "Move": Move, "Rack": Rack, "Position": Position,

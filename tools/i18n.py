@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir

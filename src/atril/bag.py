@@ -8,13 +8,13 @@ and the same seed and the same actions always give the same tiles.
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 from . import tiles as T
 from .board import Board
 from .errors import IllegalMoveError
 from .i18n import _
-from .move import format_rack
+from .rack import format_rack
 
 
 def full_set() -> list[int]:

@@ -7,7 +7,7 @@ A–O (top to bottom) and column number 1–15 (left to right): ``H8`` is the ce
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import tiles as T
 from .errors import InvalidPositionError, InvalidTextError
@@ -18,7 +18,8 @@ NUM_SQUARES = SIZE * SIZE
 CENTER = 7 * SIZE + 7  # H8, the star (art. 6, 16)
 ROWS = "ABCDEFGHIJKLMNO"
 
-# The premium map, defined once (docs/RULES.md §1). W/w: triple/double word; L/l: triple/double letter.
+# The premium map, defined once (docs/RULES.md §1).
+# W/w: triple/double word; L/l: triple/double letter.
 _PREMIUM_ROWS = (
     "W..l...W...l..W",
     ".w...L...L...w.",

@@ -15,7 +15,6 @@ from .position import DEFAULT_LEXICON, Position
 from .rack import format_rack
 
 
-
 def loads(text: str) -> Position:
     """Read a CGP line; every error says which part is wrong."""
     if not isinstance(text, str) or not text.strip():

@@ -15,8 +15,9 @@ in every ending.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from . import tiles as T
 from .i18n import N_, _, ngettext

@@ -1,4 +1,5 @@
-"""Error types. All are ``ValueError`` so callers may catch broadly or precisely (as python-chess)."""
+"""Error types. All are ``ValueError``, so callers may catch broadly or precisely (as in
+python-chess)."""
 
 from __future__ import annotations
 

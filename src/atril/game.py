@@ -58,9 +58,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Protocol
 
 from . import ending, record
 from . import tiles as T
@@ -70,8 +71,9 @@ from .clock import NO_CORRIDO, Clock, TimeSource
 from .ending import END_REASONS, SCORELESS, WITHDRAWN, Adjustment, Result
 from .errors import AtrilError, IllegalMoveError
 from .i18n import _
-from .move import EXCHANGE, PASS, PLAY, THROUGH, Move, format_rack, parse_rack
+from .move import EXCHANGE, PASS, PLAY, THROUGH, Move
 from .position import Position
+from .rack import format_rack, parse_rack
 from .rules import ScoredPlay, apply_play, check_play, leave_after, verdict
 from .ruleset import Ruleset
 
@@ -134,12 +136,13 @@ class Turn:
         return tuple((sq, t) for sq, t in zip(self.move.squares(), self.move.tiles)
                      if t != THROUGH)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The one JSON shape of a turn: who, ``type`` (play, withdrawn, exchange, pass), the
         Spanish ``notation``, the ``move`` in machine notation, the ``rack`` before it, the
         tiles ``placed`` (``[["H8", "[CH]"], …]``, as ``atril moves``), ``score`` (a withdrawn
-        play keeps it), ``points`` (what the turn adds), the tiles ``drawn`` after it, and ``word`` (a play's whole word) and ``challenged`` when they
-        apply. It reads back with ``Turn.from_dict``."""
+        play keeps it), ``points`` (what the turn adds), the tiles ``drawn`` after it, and
+        ``word`` (a play's whole word) and ``challenged`` when they apply. It reads back with
+        ``Turn.from_dict``."""
         data = {"player": self.player, "type": self.kind, "notation": self.notation(),
                 "move": move_text(self.move), "rack": format_rack(self.rack),
                 "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in self.placed()],
@@ -151,7 +154,7 @@ class Turn:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> Turn:
+    def from_dict(cls, data: dict[str, Any]) -> Turn:
         """A turn from ``to_dict`` (also from version-1 records, which said ``kind``)."""
         return cls(int(data["player"]), data["type"] if "type" in data else data["kind"],
                    move_from_text(data["move"]), T.tokenize_machine(data["rack"]),
@@ -330,14 +333,14 @@ class Game:
                 self._restore(saved)
             raise
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         """Everything an action changes, copied (the clock as its stored form)."""
         return (self.board.copy(), self.bag.copy(), list(self.racks), list(self.scores),
                 list(self.history), self.pending, self._pending_play, self.player_to_move,
                 list(self.overtime), deque(self._forced),
                 None if self.clock is None else self.clock.to_dict(), self.result)
 
-    def _restore(self, saved: tuple) -> None:
+    def _restore(self, saved: tuple[Any, ...]) -> None:
         (self.board, self.bag, self.racks, self.scores, self.history, self.pending,
          self._pending_play, self.player_to_move, self.overtime, self._forced, clock,
          self.result) = saved
@@ -473,7 +476,7 @@ class Game:
         self._check_end()
         return turn
 
-    # -- the end (art. 45) --------------------------------------------------------------------------
+    # -- the end (art. 45) -------------------------------------------------------------------
     def _check_end(self) -> None:
         reason = ending.after_turn(self)
         if reason is not None:
@@ -558,12 +561,12 @@ class Game:
         """Make a recorded turn again, challenge outcome included."""
         record.replay(self, turn)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole game as JSON-able values (a web app's database row)."""
         return record.to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict, *, lexicon: WordJudge | None = None,
+    def from_dict(cls, data: dict[str, Any], *, lexicon: WordJudge | None = None,
                   can_play: Callable[[Board, tuple[int, ...]], bool] | None = None,
                   time_source: TimeSource | None = None) -> Game:
         """Rebuild a game from ``to_dict`` by replaying it (so it is checked again)."""
@@ -590,7 +593,7 @@ class Game:
         return "\n".join(lines)
 
 
-# -- helpers ----------------------------------------------------------------------------------------
+# -- helpers ---------------------------------------------------------------------------------
 def _as_move(move: Move | str) -> Move:
     return Move.parse(move) if isinstance(move, str) else move
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import tiles as T
@@ -49,7 +50,8 @@ from .board import Board
 from .errors import AtrilError, InvalidTextError
 from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
 from .i18n import N_, _
-from .move import THROUGH, Move, format_rack
+from .move import THROUGH, Move
+from .rack import format_rack
 from .referee import Action, Referee
 from .rules import apply_play, check_play
 from .ruleset import Ruleset
@@ -86,7 +88,7 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
         lines.append(f"#player{i} {nick} {name}")
     if hidden:
         lines.append(f"#note {_VIEW_NOTE} un espectador (sin los atriles de los jugadores)"
-                     if seat is None else
+                     if not isinstance(seat, int) else
                      f"#note {_VIEW_NOTE} {players[seat]} (sin el atril de {players[1 - seat]})")
     lexicon = getattr(game.lexicon, "id", None) or game.ruleset.lexicon
     lines += [f"#lexicon {_one_line(lexicon)}",
@@ -102,7 +104,8 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
         if p not in hidden:
             rack = format_rack(turn.rack)
         else:  # what the table saw: the tiles laid on the board, nothing of a pass or exchange
-            rack = format_rack(T.BLANK if T.is_blank(t) else t for _, t in turn.placed()) if turn.kind in (PLAY, WITHDRAWN) else ""
+            seen = turn.placed() if turn.kind in (PLAY, WITHDRAWN) else ()
+            rack = format_rack(T.BLANK if T.is_blank(t) else t for _, t in seen)
         head = f">{nicks[p]}: {rack}" if rack else f">{nicks[p]}:"
         if turn.kind in (PLAY, WITHDRAWN):
             totals[p] += turn.score
@@ -137,7 +140,7 @@ def _one_line(text: str) -> str:
     return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
 
 
-def _nicks(players: tuple[str, ...]) -> list[str]:
+def _nicks(players: Sequence[str]) -> list[str]:
     nicks = []
     for i, name in enumerate(players, start=1):
         words = name.split()

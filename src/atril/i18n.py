@@ -23,10 +23,10 @@ from __future__ import annotations
 import contextlib
 import gettext
 import os
+from collections.abc import Iterator
 from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
-from typing import Iterator
 
 LANGUAGES = ("es", "en")
 DEFAULT = "es"

@@ -12,10 +12,10 @@ import json
 import os
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from . import tiles as T
 from .errors import AtrilError, InvalidTextError
@@ -34,7 +34,7 @@ class Judgment:
 
     words: tuple[str, ...]
     valid: bool
-    time: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    time: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
     def verdict(self) -> str:

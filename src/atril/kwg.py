@@ -40,9 +40,10 @@ import os
 import re
 import sys
 from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 from .errors import AtrilError
 from .i18n import _
@@ -50,7 +51,7 @@ from .i18n import _
 try:
     from . import _kwg as _native
 except ImportError:  # pragma: no cover - only when the extension was not built
-    _native = None
+    _native = None  # type: ignore[assignment]
 
 
 def engine_constants(module: object | None) -> dict[str, int]:

@@ -23,9 +23,9 @@ import lzma
 import struct
 import sys
 from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 from . import tiles as T
 from .errors import AtrilError
@@ -49,7 +49,7 @@ _ROOT: _State = (-1, 0, MAX_LEAVE)
 def _children(state: _State) -> tuple[tuple[int, _State], ...]:
     last, copies, room = state
     if room == 0:
-        return []
+        return ()
     out = []
     for t in range(max(last, 0), T.ALPHABET_SIZE):
         if t == last:

@@ -19,10 +19,10 @@ import struct
 import tempfile
 import threading
 import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
 
 import platformdirs
 
@@ -367,7 +367,7 @@ def _cache_path(raw: bytes, label: str) -> Path:
     build replace the file of an older version of the same list."""
     source = hashlib.sha256(label.encode("utf-8")).hexdigest()[:12]
     digest = hashlib.sha256(
-        f"atril-lexicon-{CACHE_VERSION}\x00{label}\x00".encode("utf-8") + raw).hexdigest()
+        f"atril-lexicon-{CACHE_VERSION}\x00{label}\x00".encode() + raw).hexdigest()
     return cache_dir() / f"lexicon-{source}-{digest[:40]}.bin"
 
 

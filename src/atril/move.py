@@ -9,11 +9,11 @@ Comparing a play with a board (``rules.check_play``) tells which tiles are new.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from . import tiles as T
-from .board import SIZE, format_coordinate, parse_coordinate, square
+from .board import SIZE, Board, format_coordinate, parse_coordinate, square
 from .errors import InvalidMoveError, InvalidTextError
 from .i18n import _
 from .rack import Rack, format_rack, parse_rack
@@ -39,7 +39,8 @@ class Move:
                  across: bool = True, tiles: tuple[int, ...] = ()):
         if text is not None:
             other = Move.parse(text)
-            kind, row, col, across, tiles = other.kind, other.row, other.col, other.across, other.tiles
+            kind, row, col = other.kind, other.row, other.col
+            across, tiles = other.across, other.tiles
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "row", row)
         object.__setattr__(self, "col", col)
@@ -141,7 +142,7 @@ class Move:
         return format_coordinate(self.row, self.col, self.across, gcg=gcg)
 
     # -- text -------------------------------------------------------------------------------
-    def notation(self, board=None, *, machine: bool = False) -> str:
+    def notation(self, board: Board | None = None, *, machine: bool = False) -> str:
         """Spanish notation: ``H8 CASA``, ``cambio AEI``, ``paso``.
 
         With a board, tiles already there are shown in parentheses: ``H8 CA(S)A``.
@@ -153,7 +154,7 @@ class Move:
             return f"cambio {format_rack(self.tiles)}"
         return f"{self.coordinate()} {self._word_text(board, machine=machine)}"
 
-    def _word_text(self, board, *, machine: bool) -> str:
+    def _word_text(self, board: Board | None, *, machine: bool) -> str:
         fmt = T.tile_to_machine if machine else T.tile_to_human
         parts = []
         for sq, t in zip(self.squares(), self.tiles):

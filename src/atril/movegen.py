@@ -50,7 +50,8 @@ import sys
 import warnings
 import weakref
 from collections import Counter
-from typing import Iterator, Protocol, Sequence, overload
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Protocol, overload
 
 from . import tiles as T
 from .board import LETTER_MULTIPLIER, NUM_SQUARES, SIZE, WORD_MULTIPLIER, Board, square
@@ -60,10 +61,13 @@ from .kwg import Kwg, engine_constants
 from .move import EXCHANGE, PASS, PLAY, Move
 from .rules import BINGO_BONUS
 
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
 try:
     from . import _movegen as _native
 except ImportError:  # pragma: no cover - only when the extension was not built
-    _native = None
+    _native = None  # type: ignore[assignment]
     warnings.warn("atril._movegen no está compilado: se usa el generador de referencia (lento)",
                   RuntimeWarning, stacklevel=2)
 else:
@@ -89,8 +93,13 @@ _EQUITY_FIELD = struct.Struct("=f")
 class LeaveTable(Protocol):
     """What ``best`` needs of a leave-value table (see the module docstring)."""
 
-    kwg_nodes: object  # buffer of uint32
-    values: object  # buffer of float32
+    @property
+    def kwg_nodes(self) -> Buffer:
+        """The leaves' DAWG, a buffer of uint32."""
+
+    @property
+    def values(self) -> Buffer:
+        """One float32 per leave, in the DAWG's word order."""
 
 
 class Candidate:

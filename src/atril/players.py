@@ -23,16 +23,15 @@ always; intermedio: half the time; principiante: never, as a learner would miss 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 from . import movegen
 from . import tiles as T
 from .errors import AtrilError
-from .i18n import N_, _
 from .game import Game
+from .i18n import N_, _
 from .lexicon import Lexicon
-from .board import Board
 from .move import Move
 from .referee import Player, Referee
 from .rules import check_play

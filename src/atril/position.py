@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import tiles as T
-from .board import Board
 from .bag import unseen
+from .board import Board
 from .errors import InvalidPositionError
 from .i18n import _
 from .rack import Rack

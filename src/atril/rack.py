@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from . import tiles as T
 from .errors import InvalidMoveError, InvalidTextError
 from .i18n import _
 
 
-class Rack(tuple):
+class Rack(tuple[int, ...]):
     """Up to 7 tiles (``BLANK`` = 0 for a blank), kept in alphabetical tile order.
 
     ``Rack("AEIRS?T")``, ``Rack("1AE")`` (digits 1 2 3 are CH LL RR), ``Rack("[CH]AE")``;

@@ -12,7 +12,8 @@ Format ``atril-game`` version 2 (version 1, whose turns said ``kind`` where they
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import ending
 from . import tiles as T

@@ -28,14 +28,15 @@ play on (art. 45.1) before asking for a move.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 from . import movegen
 from .board import Board
 from .errors import IllegalMoveError
-from .i18n import _
 from .game import Game, Result, Turn
+from .i18n import _
 from .lexicon import Lexicon
 from .move import Move
 
@@ -150,13 +151,13 @@ class Referee:
                     events.append(Event(ACCEPT, seat, accepted, implied=True))
                 events.append(Event(turn.kind, seat, turn))
         elif action.kind == ACCEPT:
-            turn = game.pending
+            waiting = game.pending
             game.accept()
-            events.append(Event(ACCEPT, seat, turn))
+            events.append(Event(ACCEPT, seat, waiting))
         elif action.kind == CHALLENGE:
-            turn = game.pending
+            waiting = game.pending
             valid = game.challenge(valid=action.verdict)
-            events.append(Event(CHALLENGE, seat, turn, verdict=valid))
+            events.append(Event(CHALLENGE, seat, waiting, verdict=valid))
         else:
             raise ValueError(_("acción desconocida «{action}»").format(action=action.kind))
         self._blocked(events)
@@ -203,4 +204,5 @@ def _trusts(responder: Player, author: Player | None) -> bool:
     """A computer never challenges another computer's play on the same lexicon: it challenges
     only invalid plays, and those it never makes (skipping the check keeps self-play fast)."""
     lexicon = getattr(responder, "lexicon", None)
-    return author is not None and lexicon is not None and getattr(author, "lexicon", None) is lexicon
+    return (author is not None and lexicon is not None
+            and getattr(author, "lexicon", None) is lexicon)

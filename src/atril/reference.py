@@ -15,8 +15,9 @@ import weakref
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from . import tiles as T
 from .board import CENTER, NUM_SQUARES, SIZE, Board, square
@@ -110,7 +111,7 @@ def _checked(board: Board, rack: Sequence[int]) -> tuple[int, ...]:
     if len(rack_t) > T.RACK_SIZE:
         raise InvalidPositionError(
             _("el atril tiene {tiles} fichas; como mucho 7 (art. 6)").format(tiles=len(rack_t)))
-    uses = Counter()
+    uses: Counter[int] = Counter()
     for t in squares:
         if t:
             if t & ~T.BLANK_BIT not in range(1, T.NUM_LETTERS + 1):

@@ -7,8 +7,8 @@ tiles may lie there and what the play scores.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from . import tiles as T
 from .board import CENTER, LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER, Board, square_name
@@ -133,7 +133,7 @@ def check_play(board: Board, move: Move) -> ScoredPlay:
     return ScoredPlay(resolved, tuple(placed), tuple(words), total)
 
 
-def _score_line(word, squares, new_squares) -> int:
+def _score_line(word: Sequence[int], squares: Sequence[int], new_squares: Container[int]) -> int:
     """Letter premiums first, then word premiums, only under new tiles (art. 13–17)."""
     total, word_mult = 0, 1
     for sq, t in zip(squares, word):
@@ -153,7 +153,8 @@ def _neighbours(sq: int, step: int) -> tuple[int | None, int | None]:
     return (sq - SIZE if row > 0 else None), (sq + SIZE if row < SIZE - 1 else None)
 
 
-def _cross_word(board: Board, sq: int, tile: int, step: int):
+def _cross_word(board: Board, sq: int, tile: int, step: int
+                ) -> tuple[tuple[int, ...], list[int]] | None:
     """The perpendicular word through a newly placed tile, or None if it stands alone."""
     start = sq
     while True:
@@ -161,7 +162,8 @@ def _cross_word(board: Board, sq: int, tile: int, step: int):
         if prev is None or not board[prev]:
             break
         start = prev
-    squares, tiles_ = [], []
+    squares: list[int] = []
+    tiles_: list[int] = []
     cur: int | None = start
     while cur is not None and (cur == sq or board[cur]):
         squares.append(cur)

@@ -11,8 +11,9 @@ The computer never tells whether a word is valid except as a challenge verdict (
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from . import players as P
 from . import tiles as T
@@ -218,6 +219,8 @@ class Session:
         for event in events:
             name = game.players[event.player]
             turn = event.turn
+            if turn is None:  # the end, a blocked game: said by ``finish``
+                continue
             # TRANSLATORS: "{name}: …" reads right whether the name is «Tú» or another's.
             if event.kind == "play":
                 self.say(_("{name}: {move}, {score} puntos.").format(
@@ -267,6 +270,7 @@ class Session:
     def finish(self) -> None:
         game = self.game
         result = game.result
+        assert result is not None
         self.stdout.write(game.board.render(premiums=True) + "\n")
         self.say(_("Fin de la partida: {text} (art. {article}).").format(
             text=result.text, article=result.article))

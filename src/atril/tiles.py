@@ -13,8 +13,8 @@ digraph is written ``[CH]`` (docs/FORMATS.md §2).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .errors import InvalidTextError
 from .i18n import _

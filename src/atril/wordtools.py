@@ -24,9 +24,10 @@ bag cannot spell without them (CHOCHO needs two CH). Ranks compare words of the 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import comb
-from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple, Union
 
 from . import tiles as T
 from .errors import InvalidTextError
@@ -278,7 +279,7 @@ class Pattern:
         """How much the fixed items at one end narrow a search (more = better start there)."""
         score = 0.0
         for it in items:
-            if it == STAR:
+            if isinstance(it, int):  # STAR
                 break
             score += 1 + (T.NUM_LETTERS - len(it)) / T.NUM_LETTERS
         return score
@@ -294,7 +295,7 @@ class _Matcher:
     def __init__(self, pattern: Pattern) -> None:
         self.items = pattern.items
         self.final = 1 << len(self.items)
-        self.masks = [0 if it == STAR else sum(1 << t for t in it) for it in self.items]
+        self.masks = [0 if isinstance(it, int) else sum(1 << t for t in it) for it in self.items]
         self.start = self._close(1)
         self._rows: dict[int, list[int]] = {}
 

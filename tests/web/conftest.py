@@ -16,10 +16,10 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 import urllib.request
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -119,7 +119,7 @@ class Server:
                 return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(self.proc.stdout.read())
+                    raise RuntimeError(self.proc.stdout.read()) from None
                 time.sleep(0.1)
         raise RuntimeError("el servidor no arrancó")
 

@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import OCTETS, Server, upload_words
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_web_api import JSON, act, assert_error, mover, new_game, view
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from atril.web.app import create_app
 from atril.web.guard import RateLimiter
 from atril.web.lexicons import compile_words
-
-from conftest import OCTETS, Server, upload_words
-from test_web_api import JSON, act, assert_error, mover, new_game, view
 
 
 def chunks(total: int, size: int = 64 * 1024):
@@ -98,14 +98,15 @@ def test_a_token_bucket_refills():
 # -- item 7: no 500s -----------------------------------------------------------------------
 def test_a_lone_surrogate_never_breaks_a_game(client):
     lexicon = upload_words(client)
-    bad_name = '{"mode": "remote", "lexicon": "%s", "names": ["\\ud800"]}' % lexicon
+    bad_name = '{"mode": "remote", "lexicon": "LEX", "names": ["\\ud800"]}'.replace("LEX", lexicon)
     assert_error(client.post("/api/partidas", content=bad_name.encode(), headers=JSON), 400)
     game_id, tokens = new_game(client)
     state = view(client, game_id, tokens["0"])
     for body in ('{"t": "\\ud800", "action": "pass"}',
-                 '{"t": "%s", "action": "play", "move": "H8 CA\\udfffA"}' % tokens["0"],
-                 '{"t": "%s", "action": "exchange", "tiles": ["\\ud800"]}' % tokens["0"],
-                 '{"t": "%s", "action": "\\ud800"}' % tokens["0"]):
+                 '{"t": "TOKEN", "action": "play", "move": "H8 CA\\udfffA"}',
+                 '{"t": "TOKEN", "action": "exchange", "tiles": ["\\ud800"]}',
+                 '{"t": "TOKEN", "action": "\\ud800"}'):
+        body = body.replace("TOKEN", tokens["0"])
         assert_error(client.post(f"/api/partidas/{game_id}/accion", content=body.encode(),
                                  headers=JSON), 400)
     assert view(client, game_id, tokens["0"])["version"] == state["version"]  # untouched
@@ -145,7 +146,7 @@ def test_bad_links_close_with_a_code_the_page_understands(tmp_path):
         game = _post(server.base, "/api/partidas", {"mode": "local", "lexicon": lexicon})
         for query, code in ((f"{game['id']}?t=mala", 4403), ("noexiste?t=x", 4404)):
             with connect(f"ws://127.0.0.1:{server.port}/ws/partidas/{query}") as ws:
-                with pytest.raises(Exception):
+                with pytest.raises(ConnectionClosed):
                     ws.recv(timeout=5)
                 assert ws.close_code == code and ws.close_reason
     finally:

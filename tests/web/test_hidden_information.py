@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 
+from conftest import upload_words
 from starlette.testclient import TestClient
+from test_web_api import JSON, act, assert_error, join, mover, new_game, two_tiles, view
 
 from atril import tiles as T
 from atril.web.app import create_app
-
-from conftest import upload_words
-from test_web_api import JSON, act, assert_error, join, mover, new_game, two_tiles, view
 
 
 def rack_of(client, game_id, token) -> list[str]:

@@ -7,12 +7,11 @@ strings from the same catalog (``/i18n/<lang>.json``) and switch language in Chr
 from __future__ import annotations
 
 import pytest
+from conftest import served, upload_words
+from test_web_api import act, mover, new_game, view
 
 from atril import i18n
 from atril.web.app import create_app
-
-from conftest import served, upload_words
-from test_web_api import act, mover, new_game, view
 
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
 BAD_MODE_ES = "modo de partida desconocido «x»: computer, remote o local"

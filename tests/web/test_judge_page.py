@@ -4,12 +4,12 @@ JSON endpoints. The server is ``atril.web.app`` run by uvicorn in a thread."""
 from __future__ import annotations
 
 import json
+
 import pytest
+from conftest import screenshot, served
 from starlette.testclient import TestClient
 
 from atril.web.app import create_app
-
-from conftest import screenshot, served
 
 CORRECT, INVALID = "JUGADA CORRECTA", "JUGADA NO VÁLIDA"  # art. 40
 
@@ -52,10 +52,12 @@ def test_judge_api(api, tmp_path):
 
 
 def test_judge_with_an_uploaded_lexicon(api):
-    lex = api.post("/api/lexicos?nombre=prueba", content="zuzar\nxx\n".encode(),
+    lex = api.post("/api/lexicos?nombre=prueba", content=b"zuzar\nxx\n",
                    headers={"Content-Type": "application/octet-stream"}).json()["id"]
-    assert api.post("/juez/api/juzgar", json={"palabras": "zuzar xx", "lexico": lex}).json()["valid"]
-    assert not api.post("/juez/api/juzgar", json={"palabras": "casa", "lexico": lex}).json()["valid"]
+    def judge(words: str) -> bool:
+        return api.post("/juez/api/juzgar", json={"palabras": words, "lexico": lex}).json()["valid"]
+
+    assert judge("zuzar xx") and not judge("casa")
 
 
 def test_study_api(api):
@@ -73,7 +75,8 @@ def test_study_api(api):
     r = api.get("/estudio/api/lista", params={"longitud": "2", "limite": 2000}).json()
     assert r["total"] == len(r["results"]) and all(x["tiles"] == 2 for x in r["results"])
     for path, params in [("anagrama", {"atril": "kilo"}), ("patron", {"patron": "[A"}),
-                         ("lista", {}), ("anagrama", {}), ("patron", {"patron": "A", "limite": "x"})]:
+                         ("lista", {}), ("anagrama", {}),
+                         ("patron", {"patron": "A", "limite": "x"})]:
         bad = api.get(f"/estudio/api/{path}", params=params)
         assert bad.status_code == 400 and bad.json()["error"]
 

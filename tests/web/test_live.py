@@ -54,7 +54,9 @@ def test_an_echo_of_a_version_waits_until_it_has_gone_out(tmp_path):
         echo = asyncio.create_task(hub.publish("g", 2))  # the NOTIFY echo, slow to draw
         await asyncio.sleep(0.05)
         await hub.publish("g", 2, {"n": 2})  # the server's own publication of its change
-        return list(client.versions)  # what the client had when the sender would say done
+        seen = list(client.versions)  # what the client had when the sender would say done
+        await echo
+        return seen
 
     assert run_loop(run()) == [2]
     store.close()

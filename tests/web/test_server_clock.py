@@ -13,7 +13,9 @@ import json
 import time
 
 import pytest
+from conftest import Server, upload_words
 from starlette.testclient import TestClient
+from test_web_api import assert_error, join, view
 from websockets.sync.client import connect
 
 from atril.game import Game
@@ -21,9 +23,6 @@ from atril.web.app import create_app
 from atril.web.games import Games, index
 from atril.web.lexicons import Lexicons
 from atril.web.store import open_store
-
-from conftest import Server, upload_words
-from test_web_api import assert_error, join, view
 
 
 def spend(store, game_id: str, player: int, seconds: float) -> None:

@@ -11,12 +11,11 @@ import time
 
 import pytest
 from starlette.testclient import TestClient
+from test_web_api import act, mover, new_game, view
 
 from atril.game import Game
 from atril.web.app import create_app
 from atril.web.store import SCHEMA_VERSION, StoreError, open_store
-
-from test_web_api import act, mover, new_game, view
 
 
 def test_a_new_database_is_at_the_latest_schema(db_url):

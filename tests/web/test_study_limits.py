@@ -8,17 +8,16 @@ import multiprocessing
 import re
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
+from conftest import screenshot, served
 from starlette.testclient import TestClient
 
 from atril import wordtools as W
 from atril.lexicon import Lexicon
 from atril.web import study
 from atril.web.app import create_app
-
-from conftest import screenshot, served
 
 WIDEST = {"patron": "*", "orden": "prob"}  # every word, ranked: 36 s in the audit
 
@@ -160,8 +159,10 @@ def es09() -> Lexicon:
 
 def regex_of(pattern: W.Pattern) -> re.Pattern[str]:
     """The pattern as a regular expression over words written one character per tile."""
-    return re.compile("".join(".*" if it == W.STAR else "[" + "".join(re.escape(chr(0x40 + t)) for t in it)
-                              + "]" for it in pattern.items) + r"\Z")
+    def item(it) -> str:
+        return ".*" if it == W.STAR else "[" + "".join(re.escape(chr(0x40 + t)) for t in it) + "]"
+
+    return re.compile("".join(item(it) for it in pattern.items) + r"\Z")
 
 
 @pytest.mark.parametrize("text", ["?ACH*", "*CION", "C*N", "*LL*Ñ*", "[^AEIOU]*[AEIOU]RR?"])

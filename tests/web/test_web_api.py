@@ -7,11 +7,10 @@ import time
 import urllib.request
 
 import pytest
+from conftest import OCTETS, upload_words
 
 from atril import tiles as T
 from atril.web.app import create_app
-
-from conftest import OCTETS, upload_words
 
 JSON = {"Content-Type": "application/json"}
 
@@ -96,7 +95,8 @@ def test_wrong_token(client):
     game_id, tokens = new_game(client)
     assert_error(client.get(f"/api/partidas/{game_id}?t=nada"), 403)
     spectator = client.get(f"/api/partidas/{game_id}").json()  # no token: watching only
-    assert spectator["seat"] is None and spectator["rack"] == [] and not any(spectator["can"].values())
+    assert spectator["seat"] is None and spectator["rack"] == []
+    assert not any(spectator["can"].values())
     assert_error(client.post(f"/api/partidas/{game_id}/accion",
                              json={"t": "falsa", "action": "pass"}), 403)
     assert_error(client.post(f"/api/partidas/{game_id}/accion", json={"action": "pass"}), 403)

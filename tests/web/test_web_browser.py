@@ -14,14 +14,13 @@ import urllib.error
 import urllib.request
 
 import pytest
+from conftest import TWO_TILE_WORDS, screenshot, upload_words
 
 from atril import movegen
 from atril import tiles as T
 from atril.board import Board
 from atril.game import Game
 from atril.lexicon import Lexicon
-
-from conftest import TWO_TILE_WORDS, screenshot, upload_words
 
 TWO_TILES = Lexicon.from_words(TWO_TILE_WORDS.splitlines(), id="PRUEBA")
 READY = "() => state && (state.over || state.can.play)"

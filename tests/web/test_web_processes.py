@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from websockets.sync.client import connect
-
 from conftest import Server, upload_words
+from websockets.sync.client import connect
 
 
 def post(url: str, body: dict) -> dict:

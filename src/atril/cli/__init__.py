@@ -33,9 +33,9 @@ def _translate_click() -> None:
     for name, module in list(sys.modules.items()):
         if name == "click" or name.startswith("click."):
             if getattr(module, "_", None) is gettext.gettext:
-                setattr(module, "_", i18n.CLICK.gettext)
+                setattr(module, "_", i18n.CLICK.gettext)  # noqa: B010 (a module's own name)
             if getattr(module, "ngettext", None) is gettext.ngettext:
-                setattr(module, "ngettext", i18n.CLICK.ngettext)
+                setattr(module, "ngettext", i18n.CLICK.ngettext)  # noqa: B010
 
 
 _translate_click()
@@ -169,9 +169,5 @@ def echo_json(data) -> None:
 
 __all__ = ["main", "fail", "echo_json", "option", "argument", "Command", "Option", "Argument"]
 
-# Each module registers its commands.
-from . import core  # noqa: E402,F401
-from . import engine  # noqa: E402,F401
-from . import words  # noqa: E402,F401
-from . import web  # noqa: E402,F401
-from . import game  # noqa: E402,F401
+# Each module registers its commands on ``main`` (so they are imported after it).
+from . import core, engine, game, web, words  # noqa: E402,F401

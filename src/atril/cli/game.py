@@ -27,6 +27,7 @@ def game_json(game: Game) -> dict:
         totals[turn.player] += turn.points
         turns.append({**turn.to_dict(), "cumulative": list(totals)})
     result = game.result
+    assert result is not None, "game_json is for finished games"
     adjustments = [0, 0]
     for adj in result.adjustments:
         adjustments[adj.player] += adj.points
@@ -109,9 +110,10 @@ def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
 @option("--save", "save_path", default=None, metavar=N_("FICHERO.gcg"),
         help=N_("Guarda la partida en GCG al terminar o al salir."))
 @lexicon_option
-def play(opponent, ruleset, minutes, seed, lang, save_path, lexicon_spec) -> None:
+def play(opponent: str, ruleset: str | None, minutes: float | None, seed: str | None,
+         lang: str | None, save_path: str | None, lexicon_spec: str | None) -> None:
     from ..terminal import run
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
-    run(click.get_text_stream("stdin"), click.get_text_stream("stdout"), opponent=opponent.lower(),
+    run(sys.stdin, sys.stdout, opponent=opponent.lower(),
         ruleset=ruleset, clock_minutes=minutes, seed=seed, lang=lang, save=save_path,
         lexicon=lexicon)

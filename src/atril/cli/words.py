@@ -8,15 +8,16 @@ Search output as JSON is a list of objects ``{"word", "tiles", "rank"?, "probabi
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 import click
 
-from .. import wordtools as W
 from .. import tiles as T
+from .. import wordtools as W
 from ..errors import InvalidTextError
 from ..i18n import N_, _, ngettext
-from ..judge import JudgmentLog, judge as judge_play, split_words
+from ..judge import JudgmentLog, split_words
+from ..judge import judge as judge_play
 from ..lexicon import Lexicon
 from . import argument, echo_json, main, option
 from .core import json_option, lexicon_option

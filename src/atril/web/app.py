@@ -55,8 +55,7 @@ from .guard import Guard, RateLimiter, origin_allowed
 from .language import Language, catalog, request_language
 from .lexicons import MAX_UPLOAD_BYTES, Lexicons
 from .live import Hub
-from .requests import (COMPUTER, MAX_JSON_BYTES, ApiError, parse_json, read_body,
-                       require_type)
+from .requests import COMPUTER, MAX_JSON_BYTES, ApiError, parse_json, read_body, require_type
 from .store import NotFound, open_store
 from .watch import Watch, WatchSettings
 

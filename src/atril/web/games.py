@@ -17,6 +17,7 @@ started the server with test seeds switched on).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -24,8 +25,9 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .. import players
 from ..clock import Clock
@@ -36,8 +38,7 @@ from ..referee import Referee, can_play
 from ..ruleset import Ruleset
 from . import computer
 from .lexicons import Lexicons
-from .requests import (COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action,
-                       player_names)
+from .requests import COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action, player_names
 from .store import Conflict, Index, NotFound, Store
 from .views import BOTH, invite_open, seat_view, shared_view
 
@@ -324,15 +325,7 @@ class Games:
         recorded in the game and shown on the planilla)."""
         out = []
         for game_id in self.store.unfinished():
-            def change(doc: dict, version: int) -> Game | None:
-                game = self.game(game_id, version, doc)
-                if game.clock is None or game.is_over():
-                    return None
-                game = self._take(game_id, version, doc)
-                game.clock.credit(ended - began)
-                doc["game"] = game.to_dict()
-                doc["meta"].setdefault("downtime", []).append([began, ended])
-                return game
+            change = functools.partial(self._credit, game_id, began, ended)
 
             try:
                 changed = self._update(game_id, None, change, optional=True)
@@ -341,6 +334,18 @@ class Games:
             if changed is not None:
                 out.append((game_id, changed))
         return out
+
+    def _credit(self, game_id: str, began: float, ended: float, doc: dict,
+                version: int) -> Game | None:
+        game = self.game(game_id, version, doc)
+        if game.clock is None or game.is_over():
+            return None
+        game = self._take(game_id, version, doc)
+        assert game.clock is not None
+        game.clock.credit(ended - began)
+        doc["game"] = game.to_dict()
+        doc["meta"].setdefault("downtime", []).append([began, ended])
+        return game
 
     def _update(self, game_id: str, expected: int | None, change,
                 optional: bool = False) -> Any:

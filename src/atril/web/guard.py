@@ -23,15 +23,13 @@ import math
 import re
 import threading
 import time
-from typing import Any, Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
-from ..i18n import _
+from starlette.types import ASGIApp as App
+from starlette.types import Message, Receive, Scope, Send
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict]]
-Send = Callable[[dict], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from ..i18n import _
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -149,7 +147,7 @@ class Guard:
         no_store = not path.startswith(("/static/", "/juez/static/", "/estudio/static/",
                                         "/i18n/"))
 
-        async def send_with_headers(message: dict) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += HEADERS

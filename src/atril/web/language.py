@@ -16,16 +16,16 @@ import hashlib
 import json
 from functools import cache
 from http.cookies import CookieError, SimpleCookie
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp as App
+from starlette.types import Scope
 
 from ..i18n import _, messages, supported, use
 
-Scope = dict[str, Any]
-App = Callable[[Scope, Any, Any], Awaitable[None]]
 COOKIE = "atril-lang"
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
@@ -23,7 +24,7 @@ log = logging.getLogger("atril.web")
 
 #: ``render(game_id, version, doc)`` gives a function from a seat to what that seat sees (its
 #: texts in the current language).
-RenderFn = Callable[[str, int, dict], Callable[[object], dict]]
+RenderFn = Callable[[str, int, dict], Callable[[Any], dict]]
 
 
 class Hub:
@@ -71,6 +72,7 @@ class Hub:
                     return
                 if self.sent.get(game_id, 0) >= version:
                     return
+            assert doc is not None
             receivers = list(clients.items())
             views = {}
             for lang in {lang for _ws, (_seat, lang) in receivers}:

@@ -21,10 +21,11 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import platformdirs
 
@@ -117,6 +118,7 @@ class Store:
 
     url: str
     shared = False  # True when other processes may write (then listen for notifications)
+    _local: threading.local  # the transaction this thread is in, if any
 
     # -- games ----------------------------------------------------------------------------------
     def create(self, game_id: str, doc: dict, index: Index) -> None:

@@ -46,11 +46,12 @@ import hashlib
 import os
 import signal
 import tempfile
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
 from multiprocessing import get_context
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request

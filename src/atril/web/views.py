@@ -69,7 +69,7 @@ def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
     meta = doc["meta"]
     bot = meta["computer"]
     to_move = game.player_to_move
-    me = to_move if seat == BOTH else seat
+    me = to_move if seat == BOTH or isinstance(seat, str) else seat
     pending = game.pending
     can_act = (not game.is_over() and me == to_move and not shared["waiting_for_rival"]
                and not (bot is not None and bot["seat"] == to_move))
