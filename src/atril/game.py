@@ -110,9 +110,6 @@ class Turn:
     drawn: tuple[int, ...] = ()
     challenged: bool = False
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rack", tuple(sorted(self.rack, key=T.blank_last)))
-
     @property
     def points(self) -> int:
         return self.score if self.kind == PLAY else 0
@@ -157,7 +154,7 @@ class Turn:
     def from_dict(cls, data: dict[str, Any]) -> Turn:
         """A turn from ``to_dict`` (also from version-1 records, which said ``kind``)."""
         return cls(int(data["player"]), data["type"] if "type" in data else data["kind"],
-                   move_from_text(data["move"]), T.tokenize_machine(data["rack"]),
+                   move_from_text(data["move"]), tuple(sorted(T.tokenize_machine(data["rack"]))),
                    int(data.get("score", 0)), T.tokenize_machine(data.get("word", "")),
                    T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))
 

@@ -174,7 +174,8 @@ class Referee:
         the events of each step."""
         events: list[Event] = []
         self._blocked(events)
-        while (expected := self.expects()) is not None and self.is_computer(expected[0]):
+        game, players = self.game, self.players
+        while game.result is None and players[game.player_to_move] is not None:
             step = self.step()
             events += step
             if on_step is not None:
@@ -185,8 +186,8 @@ class Referee:
         """Nobody can place a tile with the bag empty (art. 45.1): end the game, when the game
         has no ``can_play`` hook of its own and the referee knows the lexicon."""
         game = self.game
-        if (self.lexicon is None or game.can_play is not None or game.is_over()
-                or game.pending is not None or len(game.bag)):
+        if (len(game.bag) or game.pending is not None or game.result is not None
+                or self.lexicon is None or game.can_play is not None):
             return
         placeable = can_play(self.lexicon)
         if not any(placeable(game.board, rack) for rack in game.racks):
