@@ -24,6 +24,11 @@ def test_check_says_which_words_are_valid():
     assert run("check", "casa", "cása").exit_code == 0  # accents are ignored
 
 
+def test_capitalised_words_are_checked_as_words():  # art. 11: case carries no meaning
+    assert run("check", "Lluvia", "Chocho", "Charro").exit_code == 0
+    assert run("judge", "Lluvia").output.strip() == "JUGADA CORRECTA"
+
+
 def test_check_judge_never_says_which_word_failed():  # art. 40
     bad = run("check", "--judge", "casa", "xyzzy")
     assert bad.output.strip() == "jugada no válida" and "xyzzy" not in bad.output

@@ -21,6 +21,11 @@ def lexicon() -> Lexicon:
     return Lexicon.from_words(WORDS, id="PRUEBA")
 
 
+def test_capitalised_words_keep_their_digraphs(lexicon):  # art. 11
+    assert judge(lexicon, ["Llave", "Chocho", "Charro"]).valid
+    assert judge(lexicon, ["LLave", "CHOCHO"]).valid
+
+
 def test_verdicts(lexicon):
     assert judge(lexicon, ["casa"]).verdict == CORRECT
     assert judge(lexicon, ["CASA", "Perro", "chárro", "AÑO"]).valid  # case and accents ignored

@@ -61,6 +61,14 @@ def test_mixed_case_is_not_a_digraph():
     assert names(T.tokenize_play("Rr")) == ["R", "r"]
 
 
+@pytest.mark.parametrize("word", ["lluvia", "Lluvia", "LLUVIA", "lLuvia"])
+def test_in_a_typed_word_case_means_nothing(word):  # art. 11: Ll, LL, ll are the LL tile
+    assert names(T.tokenize_word(word)) == ["LL", "U", "V", "I", "A"]
+    assert names(T.tokenize_word("Chocho")) == names(T.tokenize_word("CHOCHO")) == ["CH", "O",
+                                                                                  "CH", "O"]
+    assert names(T.tokenize_play("CHArrO")) == ["CH", "A", "rr", "O"]  # a move: lower = blank
+
+
 @pytest.mark.parametrize("bad", ["ca$a", "[XX]", "[ch", "k", "1"])
 def test_bad_text_is_a_clear_error(bad):
     with pytest.raises(InvalidTextError):

@@ -111,7 +111,8 @@ def strip_accents(text: str) -> str:
 
 
 def tokenize_word(text: str) -> tuple[int, ...]:
-    """Tiles of a word as a person writes it: greedy digraphs, accents ignored, no blanks.
+    """Tiles of a word as a person writes it: greedy digraphs whatever the case (``Lluvia``
+    starts with the LL tile), accents ignored, no blanks.
 
     >>> [TILES[t - 1].letter for t in tokenize_word("charro")]
     ['CH', 'A', 'RR', 'O']
@@ -164,7 +165,10 @@ def _tokenize(text: str, *, digraphs: bool, allow_blanks: bool) -> tuple[int, ..
             continue
         if digraphs and i + 1 < n:
             pair = text[i:i + 2]
-            if pair.upper() in _DIGRAPHS and (pair.isupper() or pair.islower()):
+            # In a word case means nothing (Ll, LL, ll: the LL tile, art. 11); in a play lower
+            # case is a blank, so a digraph is read within one case only.
+            if pair.upper() in _DIGRAPHS and (not allow_blanks or pair.isupper()
+                                              or pair.islower()):
                 out.append(_letter(pair, text, allow_blanks))
                 i += 2
                 continue

@@ -36,6 +36,8 @@ def live(tmp_path):
 # --- JSON endpoints --------------------------------------------------------------------------
 
 def test_judge_api(api, tmp_path):
+    capital = api.post("/juez/api/juzgar", json={"palabras": "Lluvia Chocho Charro"})
+    assert capital.json()["valid"]  # art. 11: typed words, case means nothing
     ok = api.post("/juez/api/juzgar", json={"palabras": "casa perro"})
     assert ok.status_code == 200 and ok.json() == {"verdict": CORRECT, "valid": True}
     for words in (["xyzzy", "casa"], ["casa", "xyzzy"], "kiwi"):  # art. 40: one answer
