@@ -50,7 +50,7 @@ def test_judge_api(api, tmp_path):
     unknown = api.post("/juez/api/juzgar", json={"palabras": "casa", "lexico": "/etc/passwd"})
     assert unknown.status_code == 400 and "error" in unknown.json()
     log = [json.loads(line) for line in (tmp_path / "juez.jsonl").read_text().splitlines()]
-    assert [e["verdict"] for e in log] == [CORRECT, INVALID, INVALID, INVALID]
+    assert [e["verdict"] for e in log] == [CORRECT, CORRECT, INVALID, INVALID, INVALID]
 
 
 def test_judge_with_an_uploaded_lexicon(api):
