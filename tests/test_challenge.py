@@ -2,9 +2,11 @@
 
 import pytest
 
-from atril.errors import IllegalMoveError
-from atril.game import PLAY, VOID, WITHDRAWN, Game, verdict
+from atril import tiles as T
+from atril.errors import AtrilError, IllegalMoveError
+from atril.game import PLAY, VOID, WITHDRAWN, Game, Turn, verdict
 from atril.lexicon import Lexicon
+from atril.move import Move
 
 # A real lexicon, small: the words these positions use.
 WORDS = ["casa", "casas", "peso", "pesos", "sapo", "paso", "as", "es", "os"]
@@ -97,7 +99,7 @@ def test_without_a_lexicon_the_ruleset_lexicon_judges():  # art. 39
 
 
 def test_void_mode_refuses_without_naming_the_word(lexicon):  # art. 40, 43
-    game = new_game(lexicon, challenge=VOID)
+    game = new_game(lexicon, challenge=VOID, ruleset="LIBRE")
     with pytest.raises(IllegalMoveError) as err:
         game.play("H8 CASO")
     assert str(err.value) == "jugada no válida (art. 40)"
@@ -110,14 +112,20 @@ def test_void_mode_refuses_without_naming_the_word(lexicon):  # art. 40, 43
 
 
 def test_void_mode_without_a_lexicon_uses_the_ruleset_lexicon():  # art. 40
-    game = Game(challenge=VOID, draws=["CASOXEI"])
+    game = Game(challenge=VOID, ruleset="LIBRE", draws=["CASOXEI"])
     with pytest.raises(IllegalMoveError):
         game.play("H8 XEC")
     assert game.play("H8 CASO").score == 12
 
 
+@pytest.mark.parametrize("ruleset", ["FISE2004", "FISE2009", "FILE2018", "FILE2024"])
+def test_no_word_testing_mode_under_a_federation_ruleset(ruleset):  # art. 43, 46.2
+    with pytest.raises(AtrilError, match="LIBRE"):
+        Game(challenge=VOID, ruleset=ruleset)
+
+
 def test_check_never_reveals_word_validity(lexicon):  # art. 43
-    game = new_game(lexicon, challenge=VOID)
+    game = new_game(lexicon, challenge=VOID, ruleset="LIBRE")
     assert game.is_legal("H8 CASO")  # placement only: asking says nothing about words
     assert game.is_legal("H8 CASA")
 
@@ -127,3 +135,70 @@ def test_withdrawn_play_in_the_record(lexicon):
     game.play("H8 CASO")
     game.challenge()
     assert str(game.history[0]) == "H8 CASO I"
+
+
+# -- the words challenged (art. 40: the verdict is on the set of words challenged) ---------------
+def os_under_casa(lexicon):
+    """CASA stands; Luis lays OS under its end, forming OS, SO and AS: SO is not in the list."""
+    game = new_game(lexicon)
+    game.play("H8 CASA")
+    game.accept()
+    game.play("I10 OS")
+    assert [T.to_human(w) for w in game.pending_words] == ["OS", "SO", "AS"]
+    return game
+
+
+def test_the_verdict_is_on_the_words_challenged(lexicon):  # art. 40, 42.1
+    game = os_under_casa(lexicon)
+    assert game.challenge(words=["as"]) is True  # «jugada correcta»: SO was not challenged
+    turn = game.history[-1]
+    assert turn.kind == PLAY and turn.challenged and game.scores == [12, turn.score]
+    assert turn.challenged_words == (T.tokenize_word("as"),)  # written down (art. 42.1)
+    game = os_under_casa(lexicon)
+    assert game.challenge(words=["SO", "as"]) is False  # one of them is not valid: withdrawn
+    turn = game.history[-1]
+    assert turn.kind == WITHDRAWN and game.scores == [12, 0]  # and no penalty (art. 39)
+    assert turn.challenged_words == (T.tokenize_word("so"), T.tokenize_word("as"))
+    game = os_under_casa(lexicon)
+    assert game.challenge() is False  # every word, by default
+    assert [T.to_human(w) for w in game.history[-1].challenged_words] == ["OS", "SO", "AS"]
+
+
+def test_only_words_the_play_formed_may_be_challenged(lexicon):  # art. 40
+    game = os_under_casa(lexicon)
+    before = game.to_dict()
+    for words in (["casa"], ["as", "sos"], ["k"], []):
+        with pytest.raises(IllegalMoveError) as err:
+            game.challenge(words=words)
+        assert err.value.article == "40"
+        assert "correcta" not in str(err.value) and "válida" not in str(err.value)  # no verdict
+    with pytest.raises(IllegalMoveError, match="«casa» no es una de las palabras que forma la "
+                                               "jugada: OS, SO, AS"):
+        game.challenge(words=["casa"])
+    assert game.to_dict() == before  # nothing happened: the play still waits
+    assert game.challenge(words=["os"]) is True
+
+
+def test_words_are_named_whatever_their_case():  # art. 11, 40
+    charro = Lexicon.from_words(["charro", "che"], id="CH")
+    for name in ("charro", "Charro", "CHARRO", "ChaRRo", T.tokenize_word("charro")):
+        game = Game(["Ana", "Luis"], lexicon=charro, draws=["[CH]A[RR]OCHE"])
+        game.play("H8 CHARRO")  # CH·A·RR·O: four tiles
+        assert game.challenge(words=[name]) is True, name
+        assert game.history[-1].challenged_words == (T.tokenize_word("charro"),)
+    game = Game(["Ana", "Luis"], lexicon=charro, draws=["[CH]A[RR]OCHE"])
+    game.play(Move.parse("H8 CHE", machine=True))  # a C and an H laid apart: not the CH tile
+    assert game.challenge(words=["Che"]) is False  # named as written, and not the word CHE
+
+
+def test_a_record_keeps_the_words_challenged(lexicon):  # art. 42.1
+    game = os_under_casa(lexicon)
+    game.challenge(words=["as"])
+    data = game.history[-1].to_dict()
+    assert data["challenged_words"] == ["AS"] and Turn.from_dict(data) == game.history[-1]
+    assert Game.from_dict(game.to_dict(), lexicon=lexicon).history == game.history
+    old = game.to_dict()  # a record from before words were named: the challenge was on them all
+    del old["history"][-1]["challenged_words"]
+    again = Game.from_dict(old, lexicon=lexicon)
+    assert again.history[-1].kind == PLAY  # the record's verdict stands
+    assert [T.to_human(w) for w in again.history[-1].challenged_words] == ["OS", "SO", "AS"]

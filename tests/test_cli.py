@@ -20,7 +20,7 @@ def test_check_says_which_words_are_valid():
     assert result.exit_code == 1
     assert json.loads(result.output) == {"words": [
         {"word": "casa", "valid": True}, {"word": "charro", "valid": True},
-        {"word": "kiwi", "valid": False}]}
+        {"word": "kiwi", "valid": False}], "lexicon": "ES09"}
     assert run("check", "casa", "cása").exit_code == 0  # accents are ignored
 
 

@@ -85,10 +85,22 @@ def test_corrido_the_opponent_decides_on_their_own_time():  # art. 32.1
     game, t = timed_game(mode=CORRIDO)
     t.advance(10)
     game.play("H8 CASA")
-    t.advance(7)  # Luis thinks about challenging
+    t.advance(7)  # Luis thinks about challenging: checking, 5 s, is on Ana's clock
+    assert game.clock.used_seconds(0) == 15 and game.clock.used_seconds(1) == 2
     game.accept()
     t.advance(3)
-    assert game.clock.used_seconds(0) == 10 and game.clock.used_seconds(1) == 10
+    assert game.clock.used_seconds(0) == 15 and game.clock.used_seconds(1) == 5
+
+
+def test_corrido_a_quick_check_costs_the_decider_nothing():  # art. 32.1: up to 5 s
+    game, t = timed_game(mode=CORRIDO)
+    game.play("H8 CASA")
+    t.advance(3)
+    game.accept()  # Luis accepted within the 5 s: all of it Ana's
+    t.advance(2)
+    assert game.clock.used_seconds(0) == 3 and game.clock.used_seconds(1) == 2
+    stored = Clock.from_dict(game.clock.to_dict(), time_source=t)  # the grace is kept too
+    assert stored.used_seconds(1) == 2
 
 
 def test_no_corrido_clocks_stop_while_the_play_waits():  # art. 32.2, 34.1
@@ -111,10 +123,10 @@ def test_clocks_stop_while_a_challenge_is_judged():  # art. 34.2
     game, t = timed_game(mode=CORRIDO)
     t.advance(10)
     game.play("H8 CASA")
-    t.advance(4)
+    t.advance(4)  # checking: Ana's (art. 32.1)
     game.challenge(valid=True)
     t.advance(1)
-    assert game.clock.used_seconds(0) == 10 and game.clock.used_seconds(1) == 5
+    assert game.clock.used_seconds(0) == 14 and game.clock.used_seconds(1) == 1
 
 
 def test_exchange_and_pass_press_the_clock():
@@ -159,7 +171,7 @@ def test_file_2024_more_than_eight_minutes_over_loses():  # FILE 2024, docs/RULE
     t.advance(1)
     with pytest.raises(IllegalMoveError) as err:
         game.pass_()
-    assert err.value.article == "35"
+    assert err.value.article == "35 FISE 2009"  # the FILE 2018 summary has no time rules
     r = game.result
     assert r.reason == "overtime" and r.winner == 0
     game2, t2 = timed_game(minutes=1, ruleset="FILE2024")

@@ -207,3 +207,84 @@ def test_declaring_after_the_clock_ended_the_game_returns_that_result():  # art.
     assert game.declare_time_up().reason == "time"
     with pytest.raises(IllegalMoveError):
         game.declare_blocked()  # over is over
+
+
+# -- FILE 2024: six scoreless turns, three each (a 2026 Spanish Scrabble manual) --------------
+def test_file_2024_six_scoreless_turns_counting_exchanges_end_the_game():
+    game = Game(ruleset="FILE2024", seed=4, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    for _ in range(5):
+        game.exchange(game.rack[:1])  # exchanges count in FILE 2024
+    assert not game.is_over()
+    game.pass_()
+    r = game.result
+    assert r.reason == "scoreless" and "6 turnos seguidos" in r.text
+    assert all(a.kind == "rack" for a in r.adjustments) and len(r.adjustments) == 2
+
+
+def test_file_2024_withdrawn_plays_and_passes_count_too():
+    game = Game(ruleset="FILE2024", seed=4, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    game.pass_()
+    tile = next(t for t in game.rack if t)
+    game.play(Move.play(6, 7, False, (tile, THROUGH)))
+    game.challenge(valid=False)  # withdrawn
+    for _ in range(3):
+        game.pass_()
+    assert not game.is_over()
+    game.exchange(game.rack[:2])
+    assert game.result.reason == "scoreless"
+
+
+def test_file_2024_four_passes_at_the_opening_do_not_end_it():  # "except at the opening"
+    game = Game(ruleset="FILE2024", seed=4)
+    for _ in range(8):
+        game.pass_()
+    assert not game.is_over()
+
+
+def test_file_2024_has_no_separate_four_pass_rule():
+    game = Game(ruleset="FILE2024", seed=4, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    for _ in range(4):
+        game.pass_()
+    assert not game.is_over()  # FISE 2009 would end it (art. 45.2); FILE 2024 waits for six
+    game.pass_()
+    game.pass_()
+    assert game.result.reason == "scoreless"
+
+
+# -- articles follow the ruleset --------------------------------------------------------------
+def test_a_fise_2004_ending_cites_2004_articles():  # 2004 art. 40.2 is 2009's 45.2
+    game = Game(ruleset="FISE2004", seed=4)
+    for _ in range(4):
+        game.pass_()
+    assert game.result.article == "40.2 FISE 2004"
+
+
+def test_a_fise_2004_error_cites_2004_articles():  # 2004 art. 24 is 2009's exchange, art. 25
+    game = Game(ruleset="FISE2004", draws=["CASAEIO"])
+    empty_bag(game)
+    with pytest.raises(IllegalMoveError) as err:
+        game.exchange("A")
+    assert err.value.article == "24 FISE 2004" and "(art. 24 FISE 2004)" in str(err.value)
+    with pytest.raises(IllegalMoveError) as err:
+        Game(draws=["CASAEIO"], ruleset="FISE2009").exchange("Z")
+    assert err.value.article == "25"
+
+
+def test_file_2018_cites_its_summary_and_says_what_it_lacks():
+    game = Game(ruleset="FILE2018", seed=4, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    _scoreless(game, 12)
+    assert game.result.reason == "scoreless"
+    assert game.result.article == "45.3 FISE 2009"  # the 2018 summary has no such rule
+    assert Ruleset.get("FILE2018").note and "doce turnos" in Ruleset.get("FILE2018").note
+    game = Game(ruleset="FILE2018", seed=4)
+    for _ in range(4):
+        game.pass_()
+    assert game.result.article == "25.a FILE 2018"

@@ -351,8 +351,8 @@ def check_end(game: Game) -> None:
         if r.reason == "passes":
             assert all(t.kind in (PASS, WITHDRAWN) for t in game.history[-4:])
         if r.reason == "scoreless":
-            assert game.ruleset.max_scoreless_turns == 12
-            assert all(t.kind != PLAY for t in game.history[-12:])
+            n = game.ruleset.max_scoreless_turns
+            assert n is not None and all(t.kind != PLAY for t in game.history[-n:])
     final = list(game.scores)
     for a in r.adjustments:
         final[a.player] += a.points

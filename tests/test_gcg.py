@@ -76,6 +76,7 @@ def test_going_out_writes_both_sides():  # art. 45.4
     game.play("H8 ABCDEFG")
     game.accept()
     lines = dumps(game).splitlines()
+    assert lines.pop() == "#note final: out"
     assert lines[-2:] == [">Luis: ELOPRRS (ELOPRRS) -9 -9", ">Ana: (ELOPRRS) +9 " +
                           str(game.result.scores[0])]
     assert not any(line.startswith("#rack") for line in lines)
@@ -89,6 +90,7 @@ def test_passes_and_time_penalty_lines():  # art. 45.2, 35
     for _ in range(4):
         game.pass_()
     lines = dumps(game).splitlines()
+    assert lines.pop() == "#note final: passes"
     assert lines[-3:] == [">Ana: AACEIOS (AACEIOS) -9 -9", ">Luis: ELOPRRS (ELOPRRS) -9 -9",
                           ">Ana: AACEIOS (time) -10 -19"]
     again = loads("\n".join(lines))
@@ -269,7 +271,7 @@ def test_once_over_every_seat_gets_the_full_record():  # art. 45.1
     game.declare_blocked()
     full = dumps(game)
     assert dumps(game, seat=0) == dumps(game, seat=1) == dumps(game, seat=None) == full
-    assert "#note" not in full
+    assert "#note Partida en curso vista por" not in full  # no seat's view
     same_game(game, loads(full))
 
 
@@ -337,3 +339,102 @@ def test_a_name_cannot_add_lines():
         assert [line[:6] for line in lines if line.startswith(">")] == [">Ana: ", ">Luis:"]
         assert sum(line.startswith("#rack1") for line in lines) == (seat in (ALL, 0))
     same_game(game, loads(dumps(game)), players=(clean[0], clean[1].rstrip()))
+
+
+# -- every ending survives a record (art. 45; FILE 2024's loss on time) ------------------------
+def _ended(reason: str, ruleset: str) -> Game:
+    """A game of ``ruleset`` that ended for ``reason``."""
+    from atril.bag import Bag
+    from atril.lexicon import Lexicon
+    from atril.referee import can_play
+
+    now = [0.0]
+    clock = Clock(1, game_minutes=1, time_source=lambda: now[0])
+    if reason == "blocked":
+        nothing = Lexicon.from_words(["zzzz"])
+        game = Game(["Ana", "Luis"], ruleset=ruleset, seed=3, lexicon=nothing,
+                    can_play=can_play(nothing))
+        game.bag = Bag(3, tiles=())
+        game.declare_blocked()
+        return game
+    if reason == "out":  # a whole game between computers, as most games end
+        from atril import players
+
+        es09 = Lexicon.load("ES09")
+        for seed in range(20):
+            game = players.play_game([players.get("greedy", lexicon=es09)] * 2, seed=seed,
+                                     lexicon=es09, ruleset=ruleset)
+            if game.result is not None and game.result.reason == "out":
+                return game
+    game = Game(["Ana", "Luis"], ruleset=ruleset, clock=clock, draws=["CASAEIO", "PERROSL"])
+    if reason == "passes":
+        for _ in range(4):
+            game.pass_()
+    elif reason == "scoreless":
+        game.play("H8 CASA")
+        game.accept()
+        for i in range(game.ruleset.max_scoreless_turns):
+            game.exchange(game.rack[:1]) if i % 2 == 0 else game.pass_()
+    elif reason == "time":  # art. 45.5: the game's own time, at equal turns
+        now[0] = 61.0
+        game.check_time()
+    else:  # FILE 2024: more than 8 minutes over
+        now[0] = 60 + 8 * 60 + 1
+        game.check_time()
+    assert game.result is not None and game.result.reason == reason, game.result
+    return game
+
+
+ENDINGS = [(reason, ruleset) for ruleset in ("FISE2004", "FISE2009", "FILE2018", "FILE2024")
+           for reason in ("out", "passes", "scoreless", "blocked", "time", "overtime")
+           if not (reason == "scoreless" and ruleset == "FISE2004")
+           and not (reason == "passes" and ruleset == "FILE2024")
+           and not (reason == "overtime" and ruleset != "FILE2024")]
+
+
+@pytest.mark.parametrize("reason,ruleset", ENDINGS)
+def test_every_ending_survives_the_record(reason, ruleset):  # art. 45 (2004: 40), 45.5, 35
+    game = _ended(reason, ruleset)
+    again = loads(dumps(game), ruleset=ruleset, lexicon=game.lexicon)
+    assert again.result is not None
+    assert (again.result.reason, again.result.scores, again.result.winner) == (
+        game.result.reason, game.result.scores, game.result.winner)
+    assert again.result.article == game.result.article
+    assert dumps(again) == dumps(game)
+
+
+def test_a_written_ending_must_be_the_games():
+    text = dumps(_ended("passes", "FISE2009")).replace("#note final: passes", "#note final: out")
+    with pytest.raises(GcgError, match="final escrito"):
+        loads(text)
+    with pytest.raises(GcgError, match="final desconocido"):
+        loads(text.replace("#note final: out", "#note final: tablas"))
+
+
+def test_the_words_challenged_are_kept_in_a_note():  # art. 40, 42.1
+    game = Game(["Ana", "Luis"], seed=5, draws=["CASAEIO", "PERROSL"])
+    game.play("H8 CASA")
+    game.accept()
+    game.play("I10 OS")                        # forms OS, SO and AS
+    game.challenge(valid=True, words=["as"])  # a judge's verdict on AS alone
+    game.play("J10 EI")                        # forms EI, SOE and ASI
+    game.challenge(valid=False)                # on every word: withdrawn on a judge's verdict
+    text = dumps(game)
+    lines = text.splitlines()
+    first, second = (lines.index(f"#note impugnadas: {words}") for words in ("AS", "EI SOE ASI"))
+    assert lines[first - 1].split()[2:4] == ["(challenge)", "+0"]
+    assert lines[second - 1].split()[2] == "--"
+    same_game(game, loads(text))
+    # a record without the notes reads as before: the challenge was on every word
+    old = loads("\n".join(line for line in lines if not line.startswith("#note impugnadas")))
+    assert [T.to_human(w) for w in old.history[1].challenged_words] == ["OS", "SO", "AS"]
+    assert [t.kind for t in old.history] == [t.kind for t in game.history]
+    with pytest.raises(GcgError, match="«CASA» no es una de las palabras") as err:
+        loads(text.replace("impugnadas: AS", "impugnadas: CASA"))
+    assert err.value.line == first + 1
+    with pytest.raises(GcgError) as err:
+        loads(text.replace("impugnadas: AS", "impugnadas: K"))
+    assert err.value.line == first + 1
+    after_a_play = text.replace(">Ana: AACEIOS 8H CASA +12 12\n",
+                                ">Ana: AACEIOS 8H CASA +12 12\n#note impugnadas: ZZ\n")
+    same_game(game, loads(after_a_play))  # after no challenge: a note like any other

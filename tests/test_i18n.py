@@ -129,6 +129,12 @@ ERRORS = [
     (["list"], 2),                                            # neither --length nor --contains
     (["list", "--length", "x"], 2),                           # bad length
     (["list", "--length", "3-2"], 2),                         # empty range
+    (["lexicon", "install", "nope.txt", "--for", "FILE2024"], 2),   # no such list
+    (["lexicon", "install", "nope.txt", "--for", "FILE2099"], 2),   # unknown ruleset
+    (["lexicon", "install", "nope.txt"], 2),                  # missing --for
+    (["lexicon", "remove"], 2),                               # neither an id nor --for
+    (["lexicon", "remove", "NOPE"], 2),                       # not installed
+    *[(["lexicon", command, "--help"], 0) for command in ("install", "list", "remove")],
     (["--version"], 0),
     (["--help"], 0),
     *[([command, "--help"], 0) for command in main.commands],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from atril import players
+from atril import tiles as T
 from atril.bag import Bag
 from atril.errors import IllegalMoveError
 from atril.game import Game, Turn
@@ -128,3 +129,21 @@ def test_a_record_of_another_program_or_version_is_refused():
     for bad in ({**data, "format": "otra-cosa"}, {**data, "version": 99}):
         with pytest.raises(ValueError, match="no es una partida guardada"):
             from_dict(bad)
+
+
+def test_a_challenge_names_its_words():  # art. 40, 42.1
+    game = opening()
+    referee = Referee(game)
+    referee.act(Action.of("H2 ARESTIN"))
+    with pytest.raises(IllegalMoveError, match="ARESTIN") as err:  # the words it formed
+        referee.act(Action.challenge(words=["arestina"]))
+    assert err.value.article == "40" and referee.expects() == (1, RESPOND)
+    [judged] = referee.act(Action.challenge(words=["Arestin"]))
+    assert judged.kind == "challenge" and judged.verdict is True
+    assert judged.words == game.history[-1].challenged_words == (T.tokenize_word("arestin"),)
+    game = opening()  # a verdict given from outside, on the words named
+    referee = Referee(game)
+    referee.act(Action.of("H2 ARESTIN"))
+    [judged] = referee.act(Action.challenge(verdict=False, words=["ARESTIN"]))
+    assert judged.verdict is False and judged.words == (T.tokenize_word("arestin"),)
+    assert game.history[-1].kind == "withdrawn"

@@ -1,6 +1,7 @@
 """The scoresheet (planilla, art. 5, 38, 41, 45): codes P, I, C-x, running totals, adjustments."""
 
 import json
+import re
 
 from atril import tiles as T
 from atril.clock import Clock
@@ -25,8 +26,10 @@ def finished_game() -> Game:
 def test_rows_codes_and_running_totals():
     sheet = Scoresheet.from_game(finished_game())
     turns = [r for r in sheet.rows if r.number]
-    assert [r.text for r in turns] == [
-        "H8 CASA", "I  (10F PE(S)O)", "C-3", "10F PE(S)O", "P", "P", "P", "P"]
+    assert [r.text for r in turns] == [  # art. 42.1: the words challenged written down
+        "H8 CASA", "10F PE(S)O, impugnadas: PESO", "", "10F PE(S)O", "", "", "", ""]
+    # P, I and C-x go in the points column, as a planilla filled in by hand has them
+    assert [r.shown for r in turns] == ["12", "I", "C-3", "12", "P", "P", "P", "P"]
     assert [r.points for r in turns] == [12, 0, 0, 12, 0, 0, 0, 0]
     assert [r.totals for r in turns][:4] == [(12, 0), (12, 0), (12, 0), (12, 12)]
     assert [r.name for r in turns][:2] == ["Ana", "Luis"]
@@ -52,14 +55,35 @@ def test_text_is_aligned_and_spanish():
     assert lines[1].split() == ["nº", "jugador", "jugada", "puntos", "Ana", "Luis"]
     body = [line for line in lines[3:] if line and not line.startswith("-")][:-1]
     assert len({len(line) for line in body}) == 1  # every row has the same width
-    assert "C-3" in text and " I  (10F PE(S)O)" in text
+    assert re.search(r"  Ana\s+C-3 ", text) and re.search(r"impugnadas: PESO\s+I ", text)
 
 
 def test_json():
     data = json.loads(Scoresheet.from_game(finished_game()).to_json())
     assert data["players"] == ["Ana", "Luis"]
     assert data["rows"][0] == {"number": 1, "player": 0, "name": "Ana", "text": "H8 CASA",
-                               "points": 12, "totals": [12, 0]}
+                               "points": 12, "totals": [12, 0], "mark": None}
+    assert data["rows"][2]["mark"] == "C-3" and data["rows"][2]["text"] == ""
+
+
+def test_rack_deductions_write_digraphs_unambiguously():  # art. 45, 11: R+RR is not R+R+R
+    game = Game(["Ana", "Luis"], draws=["CASAEIO", "PERROSL"])
+    game.racks = [tuple(sorted(T.tokenize_machine("DEIOR[RR]U"))), game.racks[1]]
+    for _ in range(4):
+        game.pass_()
+    notes = [r.text for r in Scoresheet.from_game(game).rows if not r.number]
+    assert notes[0].endswith(": DEIOR[RR]U")
+
+
+def test_notes_cite_the_ruleset_articles():  # FISE 2004 art. 40.2 is 2009's 45.2; 32 is 35
+    game = Game(["Ana", "Luis"], ruleset="FISE2004", draws=["CASAEIO", "PERROSL"])
+    game.record_overtime(1, 1)
+    for _ in range(4):
+        game.pass_()
+    sheet = Scoresheet.from_game(game)
+    assert "(art. 40 FISE 2004)" in sheet.rows[-3].text
+    assert "(art. 32 FISE 2004)" in sheet.rows[-1].text
+    assert "(art. 40.2 FISE 2004)" in sheet.result and "45" not in sheet.result
 
 
 def test_a_pending_play_is_not_on_the_sheet_yet():  # art. 38: writing the score accepts it

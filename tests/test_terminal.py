@@ -14,8 +14,10 @@ from test_gcg import events, shows_only_the_table
 from atril import gcg, movegen
 from atril import tiles as T
 from atril.board import Board
+from atril.game import Game
 from atril.lexicon import Lexicon
 from atril.move import format_rack
+from atril.referee import Referee
 from atril.terminal import Session, run
 
 
@@ -156,3 +158,37 @@ def test_real_terminal():
         proc.kill()
         os.close(main)
     assert b"Traceback" not in seen
+
+
+def test_a_person_challenges_some_words():  # art. 40, 42.1
+    lexicon = Lexicon.from_words(["casa", "as", "os"], id="PRUEBA")  # not SO
+    session = Session(io.StringIO(), io.StringIO(), opponent="humano", lexicon=lexicon)
+    session.game = game = Game(["Ana", "Luis"], lexicon=lexicon, draws=["CASAEIO", "PERROSL"])
+    session.referee = Referee(game)
+    session.stdin = io.StringIO("\n".join([
+        "ayuda", "H8 CASA", "aceptar",
+        "I10 OS",           # forms OS, SO and AS
+        "impugnar CASA",    # not a word of this play
+        "impugnar as",      # AS alone: the verdict is on it
+        "salir"]) + "\n")
+    session.play()
+    out = session.stdout.getvalue()
+    assert "«impugnar CASA PERRO» impugna solo esas (art. 40)" in out
+    assert "No se puede: «CASA» no es una de las palabras que forma la jugada: OS, SO, AS " \
+           "(art. 40)" in out
+    assert "Ana: impugnación — jugada correcta." in out
+    turn = game.history[-1]
+    assert turn.kind == "play" and turn.challenged_words == (T.tokenize_word("as"),)
+
+
+def test_the_rules_atril_decides_are_said_when_the_game_starts(lex):  # FILE 2018 summary
+    _game, out = play(["salir"], opponent="greedy", seed=2, lexicon=lex, ruleset="FILE2018")
+    assert "no trae la regla de los doce turnos" in out
+    _game, out = play(["salir"], opponent="greedy", seed=2, lexicon=lex, ruleset="FISE2009")
+    assert "doce turnos" not in out
+
+
+def test_the_terminal_cites_the_games_own_articles(lex):  # FISE 2004 art. 24 = 2009's 25
+    _game, out = play(["cambio Z", "salir"], opponent="greedy", seed=2, lexicon=lex,
+                      ruleset="FISE2004")  # no Z on the rack: the exchange article
+    assert "(art. 24 FISE 2004)" in out and "(art. 25)" not in out

@@ -5,9 +5,14 @@ game stored by one process keeps counting in another); tests pass a hand-driven 
 
 Modes (art. 32, 34):
 
-- ``"corrido"`` (running time): the clock passes to the opponent as soon as a play is submitted;
-  the opponent decides to accept or challenge on their own time, as in any of their turns.
-  (At a table the mover's clock runs while they count; a program counts instantly.)
+- ``"corrido"`` (running time): the clock passes to the opponent as soon as a play is submitted,
+  and the opponent decides to accept or challenge on their own time, as in any of their turns —
+  but art. 32.1 lets the opponent check the play on the mover's clock for up to 5 seconds.
+  Online there is nobody to press the clock back, so the first ``CHECK_SECONDS`` of the
+  opponent's decision are charged to the mover and the rest to the opponent: checking costs
+  the decider nothing, and neither can stall on the other's time (after 5 s the decider's own
+  clock runs). (At a table the mover's clock runs while they count; a program counts
+  instantly.)
 - ``"no corrido"``: both clocks stop when a play is submitted (34.1: "antes de contar los
   puntos") and stay stopped until the opponent accepts or challenges; then the opponent's
   clock starts. Exchanges and passes need no counting and pass the clock at once.
@@ -28,6 +33,7 @@ CORRIDO = "corrido"
 NO_CORRIDO = "no corrido"
 MODES = (CORRIDO, NO_CORRIDO)
 TURN_TIMER_SECONDS = 120  # art. 31.1, 33: the electronic timer, 2 minutes a turn
+CHECK_SECONDS = 5.0  # art. 32.1 (corrido): the opponent checks a play on the mover's clock
 
 TimeSource = Callable[[], float]
 
@@ -57,6 +63,8 @@ class Clock:
         self._turn_player: int | None = None
         self._turn_used = 0.0  # the current turn's time before the running stretch
         self.began: float | None = None  # time source value at the first start
+        #: (the mover, seconds left): while the opponent checks a play, time charged to the mover
+        self._check: tuple[int, float] | None = None
 
     # -- driving ------------------------------------------------------------------------------
     def start(self, player: int) -> None:
@@ -72,6 +80,14 @@ class Clock:
             self._turn_used = 0.0
         self.running = player
         self._since = now
+        self._check = None
+
+    def hand_over(self, player: int, grace: float = CHECK_SECONDS) -> None:
+        """Pass the clock to ``player``, who must check the other's play: their first
+        ``grace`` seconds are charged to the mover (art. 32.1, corrido)."""
+        mover = 1 - player
+        self.start(player)
+        self._check = (mover, grace)
 
     def stop(self) -> None:
         """Stop both clocks (art. 34: counting in no corrido, a challenge, a dispute)."""
@@ -90,14 +106,28 @@ class Clock:
     def _settle(self, now: float) -> None:
         if self.running is not None:
             spent = now - self._since
-            self.used[self.running] += spent
+            checking = self._checking(spent)
+            if self._check is not None:
+                self.used[self._check[0]] += checking
+                self._check = (self._check[0], self._check[1] - checking)
+            self.used[self.running] += spent - checking
             self._turn_used += spent
             self._since = now
 
+    def _checking(self, spent: float) -> float:
+        """The part of ``spent`` running seconds that is still the mover's (art. 32.1)."""
+        return 0.0 if self._check is None else min(spent, max(0.0, self._check[1]))
+
     # -- reading ------------------------------------------------------------------------------
     def used_seconds(self, player: int) -> float:
-        extra = self.time_source() - self._since if self.running == player else 0.0
-        return self.used[player] + extra
+        if self.running is None:
+            return self.used[player]
+        spent = self.time_source() - self._since
+        checking = self._checking(spent)
+        if self.running == player:
+            return self.used[player] + spent - checking
+        return self.used[player] + (checking if self._check is not None
+                                    and self._check[0] == player else 0.0)
 
     def remaining(self, player: int) -> float | None:
         """Seconds left on ``player``'s clock (negative when over); None without a chess clock."""
@@ -136,7 +166,8 @@ class Clock:
         return {"minutes": self.minutes, "mode": self.mode, "turn_seconds": self.turn_seconds,
                 "game_minutes": self.game_minutes, "used": list(self.used),
                 "running": self.running, "since": self._since, "turn_player": self._turn_player,
-                "turn_used": self._turn_used, "began": self.began}
+                "turn_used": self._turn_used, "began": self.began,
+                "check": None if self._check is None else list(self._check)}
 
     @classmethod
     def from_dict(cls, data: dict, *, time_source: TimeSource = time.time) -> Clock:
@@ -153,6 +184,8 @@ class Clock:
         self._turn_player = data["turn_player"]
         self._turn_used = data["turn_used"]
         self.began = data["began"]
+        check = data.get("check")  # (clocks stored before art. 32.1 was followed have none)
+        self._check = None if check is None else (int(check[0]), float(check[1]))
 
     def __repr__(self) -> str:
         parts = [f"minutes={self.minutes!r}", f"mode={self.mode!r}"]

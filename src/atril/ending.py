@@ -3,7 +3,8 @@ final score each ending gives.
 
 - 45.1 nobody can place a tile (declared, or seen through the game's ``can_play`` hook);
 - 45.2 two passes in a row by each player (a withdrawn play counts as a pass);
-- 45.3 twelve scoreless turns in a row, unless the score is still 0–0;
+- 45.3 twelve scoreless turns in a row, unless the score is still 0–0 (the ruleset says how
+  many and which turns count: FILE 2024 ends on six, with no separate rule for passes);
 - 45.4 a player places all their tiles with the bag empty: they gain the opponent's rack
   value and the opponent loses it;
 - 45.5 the game's own time is over (after equal turns);
@@ -21,24 +22,22 @@ from typing import TYPE_CHECKING
 
 from . import tiles as T
 from .i18n import N_, _, ngettext
-from .move import EXCHANGE, PASS, PLAY
+from .move import EXCHANGE, PASS, PLAY, WITHDRAWN
 from .rack import Rack
 
 if TYPE_CHECKING:
     from .game import Game, Turn
 
-WITHDRAWN = "withdrawn"  # a play taken back after a successful challenge (art. 39)
-
 #: end reasons: code → (article of the 2009 text, Spanish text: a msgid).
 END_REASONS: dict[str, tuple[str, str]] = {
     "out": ("45.4", N_("un jugador ha colocado todas sus fichas y la bolsa está vacía")),
     "passes": ("45.2", N_("ambos jugadores han pasado dos veces seguidas")),
-    "scoreless": ("45.3", N_("doce turnos seguidos de pases, jugadas no válidas o cambios")),
+    "scoreless": ("45.3", N_("turnos seguidos sin puntuar")),  # text: see Result.text
     "blocked": ("45.1", N_("ningún jugador puede colocar fichas")),
     "time": ("45.5", N_("se ha acabado el tiempo de la partida")),
     "overtime": ("35", N_("un jugador ha superado el límite de tiempo extra")),
 }
-#: the turns that score nothing: what 45.3 counts, and a CGP's zero-turn count.
+#: the turns that score nothing: a CGP's zero-turn count.
 SCORELESS = (PASS, WITHDRAWN, EXCHANGE)
 
 
@@ -57,7 +56,9 @@ class Adjustment:
 class Result:
     """How a game ended: ``reason`` code (see ``END_REASONS``), article, the adjustments in
     order, final scores and the winner (None = a draw); ``name`` is the player the ending
-    names (who went out, 45.4; who lost on time, 35, beyond ``minutes`` of overtime).
+    names (who went out, 45.4; who lost on time, 35, beyond ``minutes`` of overtime);
+    ``turns`` the scoreless turns that ended it (45.3). ``article`` is in the numbering of the
+    game's ruleset.
 
     ``text`` says it in the language of whoever reads it: a web game's result is made once
     and shown to players in different languages."""
@@ -69,6 +70,7 @@ class Result:
     winner: int | None
     name: str | None = None
     minutes: int | None = None
+    turns: int | None = None
 
     @property
     def text(self) -> str:
@@ -81,6 +83,12 @@ class Result:
                 "{name} ha superado en más de {minutes} minuto su tiempo y pierde la partida",
                 "{name} ha superado en más de {minutes} minutos su tiempo y pierde la partida",
                 minutes).format(name=self.name, minutes=minutes)
+        if self.reason == "scoreless":
+            turns = self.turns or 0
+            return ngettext("{turns} turno seguido sin puntuar (pases, cambios o jugadas no "
+                            "válidas)",
+                            "{turns} turnos seguidos sin puntuar (pases, cambios o jugadas no "
+                            "válidas)", turns).format(turns=turns)
         return _(END_REASONS[self.reason][1])
 
     def to_dict(self) -> dict:
@@ -107,10 +115,11 @@ def after_turn(game: Game) -> str | None:
     if last.kind == PLAY and not game.racks[last.player] and not game.bag:
         return "out"
     pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
-    if streak(game.history, pass_like) >= rules.max_passes:
+    if rules.max_passes is not None and streak(game.history, pass_like) >= rules.max_passes:
         return "passes"
-    if (rules.max_scoreless_turns is not None and game.scores != [0, 0]
-            and streak(game.history, SCORELESS) >= rules.max_scoreless_turns):
+    if (rules.max_scoreless_turns is not None
+            and not (rules.scoreless_spares_zero and game.scores == [0, 0])
+            and streak(game.history, rules.scoreless_counts) >= rules.max_scoreless_turns):
         return "scoreless"
     if (game.can_play is not None and not game.bag
             and not any(game.can_play(game.board, r) for r in game.racks)):
@@ -135,14 +144,16 @@ def result(game: Game, reason: str, loser: int | None = None) -> Result:
     else:
         winner = 0 if final[0] > final[1] else 1
     name: str | None = None
-    minutes: int | None = None
+    minutes = turns = None
     if reason == "out":
         name = game.players[game.history[-1].player]
     elif reason == "overtime":
         assert loser is not None
         name, minutes = game.players[loser], game.ruleset.overtime_limit
-    return Result(reason, END_REASONS[reason][0], tuple(adjustments), (final[0], final[1]),
-                  winner, name, minutes)
+    elif reason == "scoreless":
+        turns = game.ruleset.max_scoreless_turns
+    return Result(reason, game.ruleset.article(END_REASONS[reason][0]), tuple(adjustments),
+                  (final[0], final[1]), winner, name, minutes, turns)
 
 
 def _rack_adjustments(game: Game, reason: str) -> list[Adjustment]:

@@ -3,9 +3,19 @@ python-chess)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from .articles import cite, renumber
+
 
 class AtrilError(ValueError):
-    """Base of every error atril raises for bad input."""
+    """Base of every error atril raises for bad input. Its message cites articles in the
+    numbering of the ruleset in force (``atril.articles``)."""
+
+    def __init__(self, *args: Any):
+        if args and isinstance(args[0], str):
+            args = (renumber(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class InvalidTextError(AtrilError):
@@ -20,8 +30,8 @@ class IllegalMoveError(AtrilError):
     """A well-formed move that breaks a rule here; ``article`` names the rule it breaks."""
 
     def __init__(self, message: str, article: str | None = None):
-        self.article = article
-        super().__init__(f"{message} (art. {article})" if article else message)
+        self.article = cite(article)
+        super().__init__(f"{message} (art. {article})" if article else message)  # renumbered
 
 
 class InvalidPositionError(AtrilError):

@@ -20,14 +20,16 @@ API (``Game``)
   ``draws`` forces what each draw from the bag yields, in order (replaying a record, a
   teaching position); an entry ``None`` draws at random, as do all draws after the list.
 - acting: ``play(move_or_text)`` (any move: play, ``cambio AEI``, ``paso``), ``exchange(tiles)``,
-  ``pass_()``; the opponent then ``accept()``s or ``challenge()``s a pending play.
+  ``pass_()``; the opponent then ``accept()``s or ``challenge()``s a pending play, every word
+  it formed or only some (``challenge(words=["casa"])``).
   Illegal actions raise ``IllegalMoveError(message, article)``; ``check(move)`` asks the same
   questions without acting and never consults the lexicon (art. 43).
 - declared endings: ``declare_blocked()`` (45.1), ``declare_time_up()`` (45.5), ``check_time()``.
 - reading: ``board``, ``racks``, ``rack``, ``scores``, ``player_to_move``, ``pending``,
-  ``history`` (list of ``Turn``), ``bag``, ``is_over()``, ``result`` (``Result``),
-  ``unseen()``, ``position()`` (a CGP ``Position``), ``position_at(n)`` (a new ``Game`` after
-  the first n turns), ``replay(turn)`` (make a recorded turn again).
+  ``pending_words`` (the words the pending play formed), ``history`` (list of ``Turn``),
+  ``bag``, ``is_over()``, ``result`` (``Result``), ``unseen()``, ``position()`` (a CGP
+  ``Position``), ``position_at(n)`` (a new ``Game`` after the first n turns), ``replay(turn)``
+  (make a recorded turn again).
 - ``record_overtime(player, minutes)``: overtime measured on an outside clock (art. 35).
 - storage: ``to_dict()`` / ``Game.from_dict(data, lexicon=..., time_source=...)``: plain JSON
   values; reading replays every turn, so a stored game is validated again (``atril.record``).
@@ -35,9 +37,11 @@ API (``Game``)
 The endings and final scores are ``atril.ending``'s; the turn loop front ends drive (who acts,
 accept or challenge) is ``atril.referee``'s.
 
-Challenges: with ``challenge="single"`` (FISE, art. 38–42) a play waits for the opponent; the
-verdict is only "jugada correcta" or "jugada no válida" (art. 40), never which word; an invalid
-play goes back to the rack, scores 0 and loses the turn; a failed challenge costs nothing.
+Challenges: with ``challenge="single"`` (FISE, art. 38–42) a play waits for the opponent, who
+may challenge some of the words it formed or all of them (the default). The verdict is on the
+set of words challenged, only "jugada correcta" or "jugada no válida" (art. 40), never which
+word; a play with an invalid word among those goes back to the rack, scores 0 and loses the
+turn; a failed challenge costs nothing. The turn keeps the words challenged (art. 42.1).
 With ``challenge="void"`` a play with an invalid word is refused as "jugada no válida" and the
 player tries again. Nothing else in this module tells whether a word is valid (art. 43).
 
@@ -56,12 +60,13 @@ Where the texts are silent, this module decides:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from . import ending, record
 from . import tiles as T
@@ -69,7 +74,7 @@ from .bag import Bag, unseen
 from .board import Board, square_name
 from .clock import NO_CORRIDO, Clock, TimeSource
 from .ending import END_REASONS, SCORELESS, WITHDRAWN, Adjustment, Result
-from .errors import AtrilError, IllegalMoveError
+from .errors import AtrilError, IllegalMoveError, InvalidTextError
 from .i18n import _
 from .move import EXCHANGE, PASS, PLAY, THROUGH, Move
 from .position import Position
@@ -82,6 +87,19 @@ __all__ = ["Game", "Turn", "Result", "Adjustment", "END_REASONS", "PLAY", "EXCHA
 
 SINGLE, VOID = "single", "void"  # challenge modes, named as CGP's ``cr`` op
 CHALLENGE_MODES = (SINGLE, VOID)
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _cited(method: _Method) -> _Method:
+    """A public action or check: its errors and endings cite the game's own ruleset's
+    article numbers (``Ruleset.in_force``)."""
+    @functools.wraps(method)
+    def cited(self: Game, *args: Any, **kwargs: Any) -> Any:
+        with self.ruleset.in_force():
+            return method(self, *args, **kwargs)
+    return cast(_Method, cited)
 
 
 class WordJudge(Protocol):
@@ -98,7 +116,9 @@ class Turn:
     board (as GCG writes it); for an exchange the tiles given back. ``rack``: the rack before
     the turn. ``score``: what the play counted (a withdrawn play keeps it for the record);
     ``points`` is what the turn adds. ``word``: a play's whole main word. ``drawn``: tiles
-    drawn after the turn. ``challenged``: the opponent challenged (in vain if kind is play).
+    drawn after the turn. ``challenged``: the opponent challenged (in vain if kind is play);
+    ``challenged_words``: the words the challenge named, as the play formed them (art. 40,
+    42.1; empty in records older than the naming of words).
     """
 
     player: int
@@ -109,6 +129,7 @@ class Turn:
     word: tuple[int, ...] = ()
     drawn: tuple[int, ...] = ()
     challenged: bool = False
+    challenged_words: tuple[tuple[int, ...], ...] = ()
 
     @property
     def points(self) -> int:
@@ -138,8 +159,8 @@ class Turn:
         Spanish ``notation``, the ``move`` in machine notation, the ``rack`` before it, the
         tiles ``placed`` (``[["H8", "[CH]"], …]``, as ``atril moves``), ``score`` (a withdrawn
         play keeps it), ``points`` (what the turn adds), the tiles ``drawn`` after it, and
-        ``word`` (a play's whole word) and ``challenged`` when they apply. It reads back with
-        ``Turn.from_dict``."""
+        ``word`` (a play's whole word), ``challenged`` and ``challenged_words`` (machine text)
+        when they apply. It reads back with ``Turn.from_dict``."""
         data = {"player": self.player, "type": self.kind, "notation": self.notation(),
                 "move": move_text(self.move), "rack": format_rack(self.rack),
                 "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in self.placed()],
@@ -148,15 +169,19 @@ class Turn:
             data["word"] = T.to_machine(self.word)
         if self.challenged:
             data["challenged"] = True
+        if self.challenged_words:
+            data["challenged_words"] = [T.to_machine(w) for w in self.challenged_words]
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Turn:
-        """A turn from ``to_dict`` (also from version-1 records, which said ``kind``)."""
+        """A turn from ``to_dict`` (also from version-1 records, which said ``kind``, and
+        records without ``challenged_words``)."""
         return cls(int(data["player"]), data["type"] if "type" in data else data["kind"],
                    move_from_text(data["move"]), tuple(sorted(T.tokenize_machine(data["rack"]))),
                    int(data.get("score", 0)), T.tokenize_machine(data.get("word", "")),
-                   T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)))
+                   T.tokenize_machine(data.get("drawn", "")), bool(data.get("challenged", False)),
+                   tuple(T.tokenize_machine(w) for w in data.get("challenged_words", ())))
 
     def __repr__(self) -> str:
         return f"Turn.from_dict({self.to_dict()!r})"
@@ -183,6 +208,10 @@ class Game:
                 mode=challenge))
         self.players = tuple(str(p) for p in players)
         self.ruleset = Ruleset.get(ruleset)
+        if challenge == VOID and not self.ruleset.casual:
+            raise AtrilError(_("el modo VOID deja probar palabras antes de jugarlas, y eso no "
+                               "se permite en una partida FISE o FILE (art. 43, 46.2): elige "
+                               "el reglamento LIBRE, una partida informal"))
         self.seed = random.SystemRandom().randrange(2 ** 63) if seed is None else seed
         self.challenge_mode = challenge
         self.lexicon = lexicon
@@ -251,6 +280,18 @@ class Game:
     def rack_text(self, player: int | None = None) -> str:
         return format_rack(self.racks[self.player_to_move if player is None else player])
 
+    @property
+    def pending_words(self) -> tuple[tuple[int, ...], ...]:
+        """The words the pending play formed, each once, its main word first, as they lie on
+        the board (a blank with ``BLANK_BIT``): what a challenge may name (art. 40). Everyone
+        sees them on the board; nothing here says whether they are valid (art. 43)."""
+        if self._pending_play is None:
+            return ()
+        distinct: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for word in self._pending_play.words:
+            distinct.setdefault(_letters(word.tiles), word.tiles)
+        return tuple(distinct.values())
+
     def is_over(self) -> bool:
         return self.result is not None
 
@@ -269,6 +310,7 @@ class Game:
                         zero_turns=ending.streak(self.history, SCORELESS), ops=ops)
 
     # -- checks -----------------------------------------------------------------------------------
+    @_cited
     def check(self, move: Move | str) -> ScoredPlay | None:
         """Raise IllegalMoveError if ``move`` may not be made now; a play comes back scored.
 
@@ -350,6 +392,7 @@ class Game:
             self.accept()
         self.check_time()
 
+    @_cited
     def play(self, move: Move | str) -> Turn:
         """Make a move for the player to move. A play is placed, scored and left ``pending``
         for the opponent's decision (in void mode it is judged and completed at once)."""
@@ -365,7 +408,7 @@ class Game:
         self._begin()
         scored = self.check(move)
         assert scored is not None
-        if self.challenge_mode == VOID and not self._valid(scored):
+        if self.challenge_mode == VOID and not self._valid(w.tiles for w in scored.words):
             raise IllegalMoveError(verdict(False), "40")
         p = self.player_to_move
         rack = self.racks[p]
@@ -385,48 +428,66 @@ class Game:
             if self.clock.mode == NO_CORRIDO:
                 self.clock.stop()  # art. 34.1
             else:
-                self.clock.start(1 - p)
+                self.clock.hand_over(1 - p)  # art. 32.1: the first 5 s of checking are p's
         return turn
 
+    @_cited
     def accept(self) -> None:
         """The opponent accepts the pending play (art. 38): the player draws (art. 32)."""
         if self.pending is None:
             raise IllegalMoveError(_("no hay ninguna jugada pendiente de aceptar"), "38")
         self._complete(self.pending)
 
-    def challenge(self, valid: bool | None = None) -> bool:
+    @_cited
+    def challenge(self, valid: bool | None = None, *,
+                  words: Iterable[str | Sequence[int]] | None = None) -> bool:
         """The opponent challenges the pending play (art. 39–40); True = "jugada correcta".
 
-        The whole play is judged at once; ``valid`` gives a judge's verdict instead of asking the
-        lexicon (a recorded game, a tournament judge). No penalty if the play stands."""
+        ``words`` names the words challenged, some of those the play formed (``pending_words``):
+        texts as a person types them, where case carries no meaning (``ch``, ``Ch`` and ``CH``
+        are the CH tile), or tiles; None challenges them all. The verdict is on that set at once
+        (art. 40) and the play is withdrawn only if a word of it is not valid; the turn keeps
+        the set (art. 42.1). ``valid`` gives a judge's verdict on it instead of asking the
+        lexicon (a recorded game, a tournament judge). No penalty either way (art. 39)."""
         if self.pending is None or self._pending_play is None:
             raise IllegalMoveError(_("no hay ninguna jugada que impugnar"), "39")
         if self.challenge_mode != SINGLE:
             raise IllegalMoveError(_("en esta partida no se impugna: las jugadas no válidas se "
                                      "rechazan al hacerlas"), "39")
+        named = self._named(words)
         if self.clock is not None:
             self.clock.stop()  # art. 34.2
         if valid is None:
-            valid = self._valid(self._pending_play)
-        turn = self.pending
+            valid = self._valid(named)
+        turn = replace(self.pending, challenged=True, challenged_words=named)
         if valid:
-            self._complete(replace(turn, challenged=True))
+            self._complete(turn)
             return True
         for sq, _tile in self._pending_play.placed:
             self.board[sq] = T.EMPTY
         self.racks[turn.player] = turn.rack
         self.scores[turn.player] -= turn.score
         self.pending = self._pending_play = None
-        self._finish_turn(replace(turn, kind=WITHDRAWN, challenged=True))
+        self._finish_turn(replace(turn, kind=WITHDRAWN))
         return False
 
-    def _valid(self, scored: ScoredPlay) -> bool:
-        """Judge a whole play; without a lexicon given, the ruleset's own is loaded now."""
+    def _named(self, words: Iterable[str | Sequence[int]] | None) -> tuple[tuple[int, ...], ...]:
+        """The pending play's words a challenge names, in the play's order; all if None."""
+        formed = self.pending_words
+        if words is None:
+            return formed
+        chosen = {_formed_word(formed, name) for name in words}
+        if not chosen:
+            raise IllegalMoveError(_("nombra al menos una palabra de la jugada para "
+                                     "impugnarla"), "40")
+        return tuple(w for w in formed if w in chosen)
+
+    def _valid(self, words: Iterable[Sequence[int]]) -> bool:
+        """Judge words at once; without a lexicon given, the ruleset's own is loaded now."""
         if self.lexicon is None:
             from .lexicon import Lexicon
             self.lexicon = Lexicon.load(self.ruleset.lexicon)
-        return all(self.lexicon.is_word(tuple(T.letter_of(t) for t in w.tiles))
-                   for w in scored.words)
+        return all(self.lexicon.is_word(_letters(w)) for w in words)
 
     def _complete(self, turn: Turn) -> None:
         """The play stands: the player draws back up to seven while the bag lasts (art. 32)."""
@@ -435,6 +496,7 @@ class Game:
         self.pending = self._pending_play = None
         self._finish_turn(replace(turn, drawn=drawn))
 
+    @_cited
     def exchange(self, tiles: Iterable[int] | str) -> Turn:
         """Give back tiles and draw as many (art. 25): new ones first, then the old go in."""
         with self._atomic():
@@ -457,6 +519,7 @@ class Game:
         self.racks[p] = tuple(sorted(leave_after(rack, move.tiles, "25") + drawn))
         return self._finish_turn(Turn(p, EXCHANGE, move, rack, drawn=drawn), switch=True)
 
+    @_cited
     def pass_(self) -> Turn:
         """Pass the turn (art. 26); always allowed, even when the turn timer has run out."""
         with self._atomic():
@@ -481,6 +544,7 @@ class Game:
         else:
             self.check_time()
 
+    @_cited
     def check_time(self) -> None:
         """End the game if time says so: a player beyond the ruleset's overtime limit loses
         (FILE 2024), or the game's time is up and both have had as many turns (art. 30, 45.5).
@@ -503,6 +567,7 @@ class Game:
         if self.clock.game_time_up() and self.player_to_move == self.first:
             self.end("time")
 
+    @_cited
     def declare_blocked(self) -> Result:
         """Neither player can place a tile (art. 45.1): the program cannot know without a move
         generator, so the caller declares it (a ``can_play`` hook is consulted if given)."""
@@ -513,6 +578,7 @@ class Game:
             raise IllegalMoveError(_("todavía hay un jugador que puede colocar fichas"), "45.1")
         return self.end("blocked")
 
+    @_cited
     def declare_time_up(self) -> Result:
         """The game's time limit ran out on an outside clock (art. 30, 45.5). If the turns are
         not equal, the second player must still play one turn: call this after it."""
@@ -525,6 +591,7 @@ class Game:
                     name=self.players[self.player_to_move]), "30")
         return self.end("time")
 
+    @_cited
     def record_overtime(self, player: int, minutes: int) -> None:
         """Minutes over the clock measured outside the program (a physical clock, a record),
         counted as started minutes (art. 35); applied when the game ends."""
@@ -539,6 +606,7 @@ class Game:
             return None
         return 1 - self.result.winner
 
+    @_cited
     def end(self, reason: str, *, loser: int | None = None) -> Result:
         """End the game for ``reason`` (an ``END_REASONS`` code; ``loser`` for a loss on
         time): the clocks stop and the final scores are worked out (``atril.ending``)."""
@@ -593,6 +661,32 @@ class Game:
 # -- helpers ---------------------------------------------------------------------------------
 def _as_move(move: Move | str) -> Move:
     return Move.parse(move) if isinstance(move, str) else move
+
+
+def _letters(tiles: Iterable[int]) -> tuple[int, ...]:
+    """The letters tiles show (a blank as its letter): what a lexicon judges."""
+    return tuple(T.letter_of(t) for t in tiles)
+
+
+def _formed_word(formed: Sequence[tuple[int, ...]], name: str | Sequence[int]
+                 ) -> tuple[int, ...]:
+    """The word of ``formed`` that ``name`` names: tiles, or a text read as a word whatever its
+    case (``tiles.tokenize_word``), else a text spelt like a word laid with a C and an H where
+    CH is one tile (art. 11). None named: an error listing the words formed (art. 40)."""
+    try:
+        tiles = T.tokenize_word(name.lower()) if isinstance(name, str) else tuple(name)
+    except InvalidTextError:
+        tiles = None
+    if tiles is not None:
+        spelt = T.word_text(tiles) if isinstance(name, str) else None
+        found = (next((w for w in formed if _letters(w) == _letters(tiles)), None)
+                 or next((w for w in formed if T.word_text(w) == spelt), None))
+        if found is not None:
+            return found
+    raise IllegalMoveError(
+        _("«{word}» no es una de las palabras que forma la jugada: {words}").format(
+            word=name if isinstance(name, str) else T.to_human(name),
+            words=", ".join(T.to_human(w) for w in formed)), "40")
 
 
 def move_text(move: Move) -> str:

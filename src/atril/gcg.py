@@ -6,8 +6,11 @@ event through a ``Game``, so a record that breaks a rule or miscounts a score is
 ``GcgError`` naming the line.
 
 Spanish specifics: a play that stood after a challenge is written ``(challenge) +0`` (no bonus,
-no penalty); a withdrawn play is its play line then ``--``; going out (art. 45.4) writes both
-the gain of the player who went out and the loss of the opponent; overtime is ``(time) -N``.
+no penalty); a withdrawn play is its play line then ``--``; the words challenged (art. 40,
+42.1), for which GCG has no field, follow the challenge as ``#note impugnadas: CASA PE[RR]O``
+(read back when present; the verdict the record gives still decides the replay); going out
+(art. 45.4) writes both the gain of the player who went out and the loss of the opponent;
+overtime is ``(time) -N``.
 GCG has no field for the ruleset or the seed: ``loads`` takes the ruleset as an argument.
 The racks after the last turn, when no end-of-game line shows them, go in ``#rack1``/``#rack2``.
 
@@ -48,7 +51,7 @@ from dataclasses import dataclass
 from . import tiles as T
 from .board import Board
 from .errors import AtrilError, InvalidTextError
-from .game import EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
+from .game import END_REASONS, EXCHANGE, PASS, PLAY, SINGLE, WITHDRAWN, Game
 from .i18n import N_, _
 from .move import THROUGH, Move
 from .rack import format_rack
@@ -72,6 +75,12 @@ ALL = "all"  #: ``dumps(game, seat=ALL)``: the full record, every rack shown
 #: how ``dumps`` marks a record seen by one seat (or a spectator) while the game was on;
 #: ``loads`` refuses such a record by it.
 _VIEW_NOTE = "Partida en curso vista por"
+#: how ``dumps`` writes the ending of a finished game (``#note final: time``; with the loser's
+#: nick for a loss on time), which the end-of-game lines alone cannot always tell (art. 45.5,
+#: FILE 2024's overtime loss); ``loads`` ends the game as it says.
+_ENDING_NOTE = "final:"
+#: how ``dumps`` writes the words challenged after a challenge (art. 42.1), in machine text.
+_CHALLENGED_NOTE = "impugnadas:"
 
 
 def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
@@ -115,6 +124,9 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
                 lines.append(f"{head} -- -{turn.score} {totals[p]}")
             elif turn.challenged:
                 lines.append(f"{head} (challenge) +0 {totals[p]}")
+            if turn.challenged_words:
+                lines.append(f"#note {_CHALLENGED_NOTE} "
+                             + " ".join(T.to_machine(w) for w in turn.challenged_words))
         elif turn.kind == EXCHANGE:  # art. 25: face down, only the count is seen
             given = len(turn.move.tiles) if p in hidden else format_rack(turn.move.tiles)
             lines.append(f"{head} -{given} +0 {totals[p]}")
@@ -131,6 +143,10 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
             else:
                 lines.append(f">{nick}: {rack + ' ' if rack else ''}(time) -{-a.points} "
                              f"{totals[a.player]}")
+    if game.result is not None:
+        loser = "" if game.result.reason != "overtime" or game.result.winner is None else (
+            " " + nicks[1 - game.result.winner])
+        lines.append(f"#note {_ENDING_NOTE} {game.result.reason}{loser}")
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +181,8 @@ class _Event:
     total: int
     move: Move | None = None
     tiles: tuple[int, ...] = ()
+    words: tuple[tuple[int, ...], ...] | None = None  # a challenge's, from its note
+    note_line: int | None = None
 
 
 _EVENT = re.compile(r"^>([^:\s]+):\s*(.*)$")
@@ -180,6 +198,8 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
     names: dict[int, tuple[str, str]] = {}
     final_racks: list[tuple[int, ...] | None] = [None, None]
     raw_events: list[tuple[int, str, str]] = []
+    ending: tuple[int, list[str]] | None = None  # the ``#note final:`` line
+    challenged: dict[int, tuple[int, str]] = {}  # event index → the note after it: line, words
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line:
@@ -197,6 +217,10 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
                 final_racks[int(keyword[-1]) - 1] = _rack(rest, number)
             elif keyword == "note" and rest.startswith(_VIEW_NOTE):
                 raise GcgError(_(_PARTIAL), number)
+            elif keyword == "note" and rest.startswith(_ENDING_NOTE):
+                ending = (number, rest[len(_ENDING_NOTE):].split())
+            elif keyword == "note" and rest.startswith(_CHALLENGED_NOTE) and raw_events:
+                challenged[len(raw_events) - 1] = (number, rest[len(_CHALLENGED_NOTE):])
             elif keyword == "tile-distribution" and rest.lower() != "spanish":
                 raise GcgError(_("distribución de fichas «{name}»: atril solo juega la española")
                                .format(name=rest), number)
@@ -219,6 +243,10 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
             names.setdefault(p, (f"jugador{p + 1}", f"Jugador {p + 1}"))
     events = [_parse_event(number, nick_to_player[nick], body)
               for number, nick, body in raw_events]
+    for index, (number, words) in challenged.items():
+        if events[index].kind in (WITHDRAWN, "challenge"):  # else a note like any other
+            events[index].words = tuple(_tiles(word, number) for word in words.split())
+            events[index].note_line = number
     turns = [e for e in events if e.kind in (PLAY, PASS, EXCHANGE)]
     first = turns[0].player if turns else 0
     draws = _draws(events, turns, first, final_racks)
@@ -227,7 +255,8 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
                     challenge=SINGLE, lexicon=lexicon, draws=draws)
     except AtrilError as exc:
         raise GcgError(str(exc), turns[0].line if turns else None) from None
-    _replay(game, events)
+    with game.ruleset.in_force():  # errors cite the record's ruleset
+        _replay(game, events, _ending(ending, nick_to_player))
     return game
 
 
@@ -238,11 +267,15 @@ def _decode(data: bytes) -> str:
     return data.decode("iso-8859-1")  # the GCG default
 
 
-def _rack(text: str, line: int) -> tuple[int, ...]:
+def _tiles(text: str, line: int) -> tuple[int, ...]:
     try:
-        rack = T.tokenize_machine(text.upper())
+        return T.tokenize_machine(text)
     except InvalidTextError as exc:
         raise GcgError(str(exc), line) from None
+
+
+def _rack(text: str, line: int) -> tuple[int, ...]:
+    rack = _tiles(text.upper(), line)
     if len(rack) > T.RACK_SIZE:
         raise GcgError(_("un atril tiene como mucho 7 fichas: «{text}»").format(text=text), line)
     return rack
@@ -363,7 +396,24 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
     return draws
 
 
-def _replay(game: Game, events: list[_Event]) -> None:
+def _ending(note: tuple[int, list[str]] | None, nick_to_player: dict[str, int]
+            ) -> tuple[int, str, int | None] | None:
+    """The written ending (line, reason, loser) of a ``#note final:`` line, checked."""
+    if note is None:
+        return None
+    line, words = note
+    if not words or words[0] not in END_REASONS or len(words) > 2:
+        raise GcgError(_("final desconocido: «{text}»").format(text=" ".join(words)), line)
+    loser = None
+    if words[0] == "overtime":
+        if len(words) != 2 or words[1] not in nick_to_player:
+            raise GcgError(_("falta quién pierde por tiempo"), line)
+        loser = nick_to_player[words[1]]
+    return line, words[0], loser
+
+
+def _replay(game: Game, events: list[_Event], ending: tuple[int, str, int | None] | None
+            ) -> None:
     end = [e for e in events if e.kind in ("out", "rack", "time")]
     referee = Referee(game)
     for e in events:
@@ -373,14 +423,14 @@ def _replay(game: Game, events: list[_Event]) -> None:
             raise
         except AtrilError as exc:
             raise GcgError(str(exc), e.line) from None
-    if not end:
-        return
-    try:
-        _apply_end(game, end)
-    except GcgError:
-        raise
-    except AtrilError as exc:
-        raise GcgError(str(exc), end[0].line) from None
+    if end or ending is not None:
+        line = end[0].line if end else ending[0]  # type: ignore[index]
+        try:
+            _apply_end(game, end, ending)
+        except GcgError:
+            raise
+        except AtrilError as exc:
+            raise GcgError(str(exc), line) from None
 
 
 def _apply(referee: Referee, e: _Event) -> None:
@@ -411,7 +461,10 @@ def _apply(referee: Referee, e: _Event) -> None:
         if e.kind == WITHDRAWN and e.points != -game.pending.score:
             raise GcgError(_("al retirar la jugada se restan {score}").format(
                 score=game.pending.score), e.line)
-        referee.act(Action.challenge(verdict=e.kind == "challenge"))
+        try:
+            referee.act(Action.challenge(verdict=e.kind == "challenge", words=e.words))
+        except AtrilError as exc:  # the words of the note: not words the play formed
+            raise GcgError(str(exc), e.note_line or e.line) from None
     else:
         return  # end-of-game lines are checked together in _apply_end
     if e.total != game.scores[p]:
@@ -419,7 +472,8 @@ def _apply(referee: Referee, e: _Event) -> None:
             name=game.players[p], total=game.scores[p], written=e.total), e.line)
 
 
-def _apply_end(game: Game, end: list[_Event]) -> None:
+def _apply_end(game: Game, end: list[_Event], ending: tuple[int, str, int | None] | None
+               ) -> None:
     if game.pending is not None:
         game.accept()
     penalty = game.ruleset.overtime_penalty
@@ -429,18 +483,23 @@ def _apply_end(game: Game, end: list[_Event]) -> None:
                 raise GcgError(_("el tiempo excedido resta múltiplos de {points} (art. 35)").format(
                     points=penalty), e.line)
             game.record_overtime(e.player, -e.points // penalty)
-    if not game.is_over():
+    if ending is not None and not game.is_over():
+        game.end(ending[1], loser=ending[2])  # an ending the turns cannot show (45.5, time)
+    elif not game.is_over():
         if any(e.kind == "rack" for e in end):
             game.declare_blocked()
         else:
             game.declare_time_up()
     assert game.result is not None
+    if ending is not None and ending[1] != game.result.reason:
+        raise GcgError(_("el final escrito («{written}») no es el de la partida («{real}»)")
+                       .format(written=ending[1], real=game.result.reason), ending[0])
     expected = Counter((a.player, a.kind, a.points) for a in game.result.adjustments)
     found = Counter((e.player, e.kind, e.points) for e in end)
     if expected != found:
         want = ", ".join(f"{game.players[p]} {k} {pts:+d}" for p, k, pts in expected.elements())
         raise GcgError(_("el final no cuadra con el reglamento (art. 45): debería ser {want}")
-                       .format(want=want), end[0].line)
+                       .format(want=want), end[0].line if end else None)
     totals = list(game.scores)
     for e in end:
         totals[e.player] += e.points

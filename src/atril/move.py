@@ -19,6 +19,7 @@ from .i18n import _
 from .rack import Rack, format_rack, parse_rack
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
+WITHDRAWN = "withdrawn"  # a turn's kind: a play taken back after a challenge (art. 39)
 THROUGH = 0
 
 _PASS_WORDS = {"paso", "pasar", "pass", "-", "p"}

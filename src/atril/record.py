@@ -108,7 +108,8 @@ def all_draws(game: Game) -> list[tuple[int, ...]]:
 
 
 def replay(game: Game, turn: Turn) -> None:
-    """Make a recorded turn again, challenge outcome included, through the referee."""
+    """Make a recorded turn again, challenge outcome and words challenged included (a record
+    older than the naming of words challenged every word), through the referee."""
     from .game import SINGLE
     from .referee import Action, Referee
 
@@ -118,8 +119,9 @@ def replay(game: Game, turn: Turn) -> None:
     referee = Referee(game)
     referee.act(Action.of(turn.move))
     if turn.kind in (PLAY, ending.WITHDRAWN) and game.challenge_mode == SINGLE:
-        referee.act(Action.challenge(verdict=turn.kind == PLAY) if turn.challenged
-                    else Action.accept())
+        referee.act(Action.challenge(verdict=turn.kind == PLAY,
+                                     words=turn.challenged_words or None)
+                    if turn.challenged else Action.accept())
 
 
 def position_at(game: Game, turns: int) -> Game:

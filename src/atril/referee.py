@@ -19,7 +19,7 @@ without holding a lock), ``step`` asks and acts, ``run`` plays on until a person
     ['play']
     >>> referee.expects()
     (1, 'respond')
-    >>> [(e.kind, e.verdict) for e in referee.act(Action.challenge())]
+    >>> [(e.kind, e.verdict) for e in referee.act(Action.challenge(words=["arestin"]))]
     [('challenge', True)]
 
 Without a ``can_play`` hook on the game, a referee given a lexicon also ends a game nobody can
@@ -28,7 +28,7 @@ play on (art. 45.1) before asking for a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -57,12 +57,14 @@ class Player(Protocol):
 @dataclass(frozen=True)
 class Action:
     """What the player to act does: ``move`` (a play, exchange or pass), ``accept`` or
-    ``challenge`` the pending play. ``verdict`` gives a challenge's outcome from outside (a
-    record, a tournament judge) instead of asking the lexicon."""
+    ``challenge`` the pending play. ``words``: the words challenged, as ``Game.challenge``
+    takes them (None: every word the play formed). ``verdict`` gives a challenge's outcome
+    from outside (a record, a tournament judge) instead of asking the lexicon."""
 
     kind: str
     move: Move | None = None
     verdict: bool | None = None
+    words: tuple[str | tuple[int, ...], ...] | None = None
 
     @classmethod
     def of(cls, move: Move | str) -> Action:
@@ -73,17 +75,20 @@ class Action:
         return cls(ACCEPT)
 
     @classmethod
-    def challenge(cls, verdict: bool | None = None) -> Action:
-        return cls(CHALLENGE, verdict=verdict)
+    def challenge(cls, verdict: bool | None = None,
+                  words: Iterable[str | Sequence[int]] | None = None) -> Action:
+        return cls(CHALLENGE, verdict=verdict, words=None if words is None else tuple(
+            w if isinstance(w, str) else tuple(w) for w in words))
 
 
 @dataclass(frozen=True)
 class Event:
     """Something that happened at the table. ``kind``: ``play`` (placed, waiting for the
     opponent), ``exchange``, ``pass``, ``accept`` (``implied`` when the opponent's own move
-    accepted it, art. 38), ``challenge`` (``verdict``: True = "jugada correcta"; a False
-    verdict withdraws the play, art. 39), ``blocked`` (nobody can play, art. 45.1) or ``end``
-    (``result``). ``player`` is who acted; ``turn`` the turn concerned."""
+    accepted it, art. 38), ``challenge`` (``words``: the words challenged, as the play formed
+    them, art. 42.1; ``verdict`` on them: True = "jugada correcta"; a False verdict withdraws
+    the play, art. 39), ``blocked`` (nobody can play, art. 45.1) or ``end`` (``result``).
+    ``player`` is who acted; ``turn`` the turn concerned."""
 
     kind: str
     player: int
@@ -91,6 +96,7 @@ class Event:
     verdict: bool | None = None
     implied: bool = False
     result: Result | None = None
+    words: tuple[tuple[int, ...], ...] = ()
 
 
 class Referee:
@@ -156,8 +162,9 @@ class Referee:
             events.append(Event(ACCEPT, seat, waiting))
         elif action.kind == CHALLENGE:
             waiting = game.pending
-            valid = game.challenge(valid=action.verdict)
-            events.append(Event(CHALLENGE, seat, waiting, verdict=valid))
+            valid = game.challenge(valid=action.verdict, words=action.words)
+            events.append(Event(CHALLENGE, seat, waiting, verdict=valid,
+                                words=game.history[-1].challenged_words))
         else:
             raise ValueError(_("acción desconocida «{action}»").format(action=action.kind))
         self._blocked(events)

@@ -17,14 +17,16 @@ from typing import TextIO, TypeVar
 
 from . import players as P
 from . import tiles as T
+from .articles import renumber
 from .clock import Clock
 from .errors import AtrilError
 from .game import Game
 from .i18n import _, current, ngettext, supported, use
-from .lexicon import Lexicon
+from .lexicon import Lexicon, notice
 from .move import Move
 from .referee import Action, Event, Referee, can_play
 from .rules import verdict
+from .ruleset import Ruleset
 
 HUMAN = "humano"
 
@@ -63,7 +65,7 @@ class Session:
         self.stdin, self.stdout = stdin, stdout
         self.lang = supported(lang) or current()  # the language it speaks
         self.save_path = save
-        self.lexicon = lexicon or Lexicon.load()
+        self.lexicon = lexicon or Lexicon.load(Ruleset.get(ruleset).lexicon)
         lex = self.lexicon
         with use(self.lang):
             if opponent == HUMAN:
@@ -79,7 +81,9 @@ class Session:
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
+        """Write a line; the articles it cites are the game's ruleset's."""
+        with self.game.ruleset.in_force():
+            self.stdout.write(renumber(text) + "\n")
         self.stdout.flush()
 
     def is_computer(self, seat: int) -> bool:
@@ -119,6 +123,13 @@ class Session:
         game = self.game
         self.say(_("atril — Scrabble en español ({ruleset}). Escribe «ayuda» para ver las "
                    "órdenes.").format(ruleset=_(game.ruleset.title)))
+        if game.ruleset.note is not None:  # what the text leaves to atril (docs/RULES.md §8)
+            self.say(_(game.ruleset.note))
+        said = notice(game.ruleset, self.lexicon.id)
+        if said is not None:  # the text names another word list (docs/RULES.md §7)
+            self.say(said)
+            self.say(_("Para jugar con la lista oficial: atril lexicon install RUTA --for "
+                       "{ruleset}").format(ruleset=game.ruleset.name))
         self.say(_("Empiezas tú.") if self.is_you(game.first) else
                  _("Empieza {name}.").format(name=game.players[game.first]))
         show = True
@@ -164,7 +175,9 @@ class Session:
                            "               minúscula = comodín; CH, LL y RR son una ficha)\n"
                            "  cambio XY    cambia esas fichas (art. 25)\n"
                            "  paso         pasa el turno (art. 26)\n"
-                           "  impugnar     impugna la jugada pendiente del rival (art. 39)\n"
+                           "  impugnar     impugna la jugada pendiente del rival, todas sus "
+                           "palabras (art. 39);\n"
+                           "               «impugnar CASA PERRO» impugna solo esas (art. 40)\n"
                            "  aceptar      acepta la jugada pendiente (art. 38)\n"
                            "  tablero      vuelve a mostrar el tablero\n"
                            "  planilla     muestra la planilla\n"
@@ -187,7 +200,8 @@ class Session:
                 if game.pending is None:
                     self.say(_("No hay ninguna jugada pendiente."))
                     return "stay"
-                action = Action.challenge() if cmd == "challenge" else Action.accept()
+                action = (Action.challenge(words=rest.split() or None) if cmd == "challenge"
+                          else Action.accept())
                 self.announce(self.referee.act(action))
                 return "moved"
             elif self.move(line):

@@ -108,7 +108,7 @@ def test_a_spectator_record_has_no_racks_and_the_full_one_comes_at_the_end(clien
     pass_until_over(client, game_id, tokens)
     full = gcg(client, game_id)
     assert full == gcg(client, game_id, tokens["0"]) == gcg(client, game_id, tokens["1"])
-    assert "#note" not in full and "(" in full  # the final racks are deducted in the open
+    assert "vista por" not in full and "(" in full  # the final racks are deducted in the open
 
 
 def test_websocket_and_http_views_never_carry_the_other_rack(client):

@@ -88,7 +88,7 @@ def test_the_late_player_acting_gets_the_ending_and_it_is_stored(tmp_path):
         r = client.post(f"/api/partidas/{game_id}/accion",
                         json={"t": tokens[str(late)], "version": state["version"],
                               "action": "pass"})
-        assert_error(r, 409, "35")
+        assert_error(r, 409, "35 FISE 2009")  # FILE 2024: as the 2018 summary, no time rules
         other = view(client, game_id, tokens[str(1 - late)])  # stored: not 409 for ever
         assert other["over"]["reason"] == "overtime" and other["over"]["winner"] == 1 - late
 

@@ -197,7 +197,7 @@ def test_challenge_both_verdicts_without_saying_which_word(client):
     verdict = r.json()["verdict"]
     assert verdict["text"] == "jugada no válida" and set(verdict) == {
         "turn", "text", "valid", "player"}
-    assert r.json()["sheet"][-1]["text"].startswith("I")
+    assert r.json()["sheet"][-1]["mark"] == "I"
     assert r.json()["board"][112] is None
     # now the other player plays a good word and is challenged in vain
     state = view(client, game_id, other)
@@ -209,7 +209,7 @@ def test_challenge_both_verdicts_without_saying_which_word(client):
 
 
 def test_void_mode_refuses_invalid_plays(client):
-    game_id, tokens = new_game(client, challenge="void")
+    game_id, tokens = new_game(client, challenge="void", ruleset="LIBRE")
     token, state = mover(client, game_id, tokens)
     rack = [t for t in state["rack"] if t != "?"]
     body = assert_error(act(client, game_id, token, "play", placed=[
@@ -237,7 +237,7 @@ def test_exchange_and_pass_end_the_game_with_analysis_and_gcg(client):
     token, state = mover(client, game_id, tokens)
     r = act(client, game_id, token, "exchange", tiles=state["rack"][:3])
     assert r.status_code == 200, r.text
-    assert r.json()["sheet"][-1]["text"] == "C-3"
+    assert r.json()["sheet"][-1]["mark"] == "C-3"
     other = tokens[str(1 - state["to_move"])]
     assert "cambio" not in str(view(client, game_id, other)["sheet"])  # tiles stay secret
     for _ in range(4):
@@ -312,7 +312,7 @@ def test_websocket_clients_see_each_change(client):
         for ws, seat in ((ws0, 0), (ws1, 1)):
             state = ws.receive_json()["state"]
             assert state["version"] == first0["version"] + 1 and state["seat"] == seat
-            assert state["sheet"][-1]["text"] == "P"
+            assert state["sheet"][-1]["mark"] == "P"
 
 
 def test_websocket_with_a_bad_token_is_closed(client):
@@ -362,7 +362,7 @@ def test_actions_over_the_websocket(client):
         reply = ws.receive_json()
         assert reply["type"] == "error" and reply["status"] in (422, 400)
         ws.send_json({"action": "pass", "version": state["version"]})
-        assert ws.receive_json()["state"]["sheet"][-1]["text"] == "P"
+        assert ws.receive_json()["state"]["sheet"][-1]["mark"] == "P"
         done = ws.receive_json()
         assert done["type"] == "done" and done["version"] == state["version"] + 1
         ws.send_json({"action": "pass", "version": state["version"]})  # not their turn now
@@ -394,3 +394,51 @@ def test_clock_settings_reach_the_page(client):
     after = act(client, game_id, token, "play", placed=[["H8", a], ["H9", b]]).json()
     assert after["clock"]["running"] is None  # both clocks stop while the play is counted
     assert_error(client.post("/api/partidas", json={"clock_mode": "rápido", "minutes": 5}), 400)
+
+
+def test_a_challenge_names_some_of_the_words(client):  # art. 40, 42.1
+    game_id, tokens = new_game(client)
+    token, state = mover(client, game_id, tokens)
+    other = tokens[str(1 - state["to_move"])]
+    a, b = two_tiles(state["rack"])
+    assert act(client, game_id, token, "play", placed=[["H8", a], ["H9", b]]).status_code == 200
+    assert act(client, game_id, other, "accept").status_code == 200
+    c, d = two_tiles(view(client, game_id, other)["rack"])
+    assert act(client, game_id, other, "play", placed=[["H10", c], ["I10", d]]).status_code == 200
+    words = view(client, game_id, token)["pending"]["words"]  # on the board: public
+    assert words == [c + d, a + b + c]  # two tiles, a word of the list; three tiles, not one
+    assert client.get(f"/api/partidas/{game_id}").json()["pending"]["words"] == words
+    for bad in ("CASA", [], [12], [c + d] * 9, ["A" * 31]):
+        body = assert_error(act(client, game_id, token, "challenge", words=bad), 400, "40")
+        assert "«words» es una lista" in body["error"]
+    body = assert_error(act(client, game_id, token, "challenge", words=[c + d, "casa"]), 422,
+                        "40")
+    assert "«casa» no es una de las palabras que forma la jugada" in body["error"]
+    assert view(client, game_id, token)["pending"]["words"] == words  # still waiting
+    r = act(client, game_id, token, "challenge", words=[(c + d).lower()])
+    assert r.status_code == 200, r.text
+    after = r.json()
+    assert after["verdict"]["text"] == "jugada correcta"  # the three tiles were not challenged
+    assert after["board"][114] == c and after["board"][129] == d
+    record = client.get(f"/api/partidas/{game_id}/gcg?t={token}").text
+    machine = "".join(T.tile_to_machine(T.code(x)) for x in (c, d))
+    assert f"#note impugnadas: {machine}" in record.splitlines()
+
+
+def test_errors_cite_the_games_own_ruleset(client):  # FISE 2004 art. 24 is 2009's art. 25
+    game_id, tokens = new_game(client, ruleset="FISE2004")
+    token, state = mover(client, game_id, tokens)
+    missing = next(t for t in ("Z", "X", "Ñ", "Q") if t not in state["rack"])
+    body = assert_error(act(client, game_id, token, "exchange", tiles=[missing]), 422,
+                        "24 FISE 2004")
+    assert "(art. 24 FISE 2004)" in body["error"]
+
+
+def test_word_testing_only_in_a_casual_game(client):  # art. 43, 46.2
+    lexicon = upload_words(client)
+    for ruleset in ("FISE2004", "FISE2009", "FILE2018", "FILE2024"):
+        assert_error(client.post("/api/partidas", json={
+            "mode": "local", "lexicon": lexicon, "challenge": "void", "ruleset": ruleset}), 400)
+    rulesets = {r["id"]: r for r in client.get("/api/opciones").json()["rulesets"]}
+    assert [r for r in rulesets if rulesets[r]["casual"]] == ["LIBRE"]
+    assert "doce turnos" in rulesets["FILE2018"]["note"]  # said where the ruleset is chosen

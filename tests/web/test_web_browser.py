@@ -488,3 +488,55 @@ def test_a_bad_link_shows_why_and_does_not_retry(server, browser):
         assert (len(opened) > 2) == reopened, (code, opened)
         if not reopened:
             assert page.locator("#notice").inner_text() == "enlace no válido: prueba"
+
+
+def test_a_challenge_names_the_words_ticked(server, browser):  # art. 40, 42.1
+    """On one device: the first player lays two tiles; the second accepts and lays two more,
+    beside and under them, forming a word of two tiles (in the list) and one of three (not in
+    it); the first ticks only the first word and challenges: «jugada correcta», the play
+    stands."""
+    game = create(server.base, mode="local", names=["Ana", "Luis"], seed=3)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    console = []  # a style or script the Content-Security-Policy refuses is logged here
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    sent = []
+    page.on("request", lambda r: sent.append(r.post_data_json)
+            if r.url.endswith("/accion") else None)
+    page.goto(server.base + game["url"])
+
+    def lay(squares: list[int]) -> list[str]:
+        page.wait_for_function(READY)
+        state = page_state(page)
+        letters = [t for t in state["rack"] if t != "?"][:len(squares)]
+        for sq, letter in zip(squares, letters):
+            place(page, sq, T.code(letter))
+        page.click("#play")
+        page.wait_for_function(f"() => state.version > {state['version']}")
+        return letters
+
+    page.click("#handoff-ok")
+    a, b = lay([112, 113])  # H8, H9
+    page.click("#handoff-ok")
+    page.locator("#pending:not(.hidden)").wait_for()
+    assert page.locator("#challenge-words").is_hidden()  # one word: nothing to choose
+    version = page_state(page)["version"]
+    page.click("#accept")
+    page.wait_for_function(f"() => state.version > {version}")
+    c, d = lay([114, 129])  # H10, I10: forms {c}{d} down and {a}{b}{c} across
+    page.click("#handoff-ok")
+    page.locator("#challenge-words:not(.hidden)").wait_for()
+    boxes = page.locator("#challenge-list input[type=checkbox]")
+    assert [boxes.nth(i).get_attribute("value") for i in range(2)] == [c + d, a + b + c]
+    assert all(boxes.nth(i).is_checked() for i in range(2))  # every word, unless the player says
+    boxes.nth(0).uncheck()
+    boxes.nth(1).uncheck()
+    assert page.locator("#challenge").is_disabled()  # a challenge names at least one word
+    boxes.nth(0).check()
+    screenshot(page, "impugnar-algunas-palabras")
+    page.click("#challenge")
+    page.locator("#verdict.ok").wait_for()
+    assert page.locator("#verdict").inner_text() == "jugada correcta"
+    assert sent[-1]["action"] == "challenge" and sent[-1]["words"] == [c + d]
+    state = page_state(page)
+    assert state["board"][114] == c and state["board"][129] == d and state["pending"] is None
+    assert not console

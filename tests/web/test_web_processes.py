@@ -32,7 +32,7 @@ def test_a_move_through_one_server_reaches_a_client_of_the_other(pg_url):
                  {"t": mover, "version": first["version"], "action": "pass"})
             state = json.loads(ws.recv(timeout=10))["state"]
         assert state["version"] == first["version"] + 1
-        assert state["sheet"][-1]["text"] == "P" and state["seat"] == 1
+        assert state["sheet"][-1]["mark"] == "P" and state["seat"] == 1
     finally:
         a.stop()
         b.stop()

@@ -84,6 +84,18 @@ class Command(_Texts, click.Command):
     """An atril command: its help is a msgid."""
 
 
+class Group(_Texts, click.Group):
+    """A group of atril commands (``atril``, ``atril lexicon``): its help is a msgid, and so are
+    its commands'."""
+
+    command_class = Command
+    subcommand_metavar = _Translated()
+
+    def __init__(self, *args: Any, **attrs: Any) -> None:
+        attrs.setdefault("subcommand_metavar", N_("ORDEN [ARGUMENTOS]..."))
+        super().__init__(*args, **attrs)
+
+
 class Option(click.Option):
     """An atril option: its help and metavar are msgids."""
 
@@ -113,12 +125,9 @@ def _asked_language(args: list[str]) -> str | None:
     return None
 
 
-class _Main(_Texts, click.Group):
+class _Main(Group):
     """Runs in the language asked for, and turns every bad-input error into a clear message and
     exit code 2, never a traceback."""
-
-    command_class = Command
-    subcommand_metavar = _Translated()
 
     def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
         """The language is read before click parses the line, so that its errors (an unknown
@@ -153,8 +162,7 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]},
-             help=N_("atril: Scrabble en español según el reglamento FISE/FILE."),
-             subcommand_metavar=N_("ORDEN [ARGUMENTOS]..."))
+             help=N_("atril: Scrabble en español según el reglamento FISE/FILE."))
 @option("--lang", type=click.Choice(i18n.LANGUAGES), expose_value=False,
         help=N_("Idioma de los mensajes (también ATRIL_LANG); por defecto, español."))
 @option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
@@ -167,7 +175,8 @@ def echo_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-__all__ = ["main", "fail", "echo_json", "option", "argument", "Command", "Option", "Argument"]
+__all__ = ["main", "fail", "echo_json", "option", "argument", "Command", "Group", "Option",
+           "Argument"]
 
 # Each module registers its commands on ``main`` (so they are imported after it).
-from . import core, engine, game, web, words  # noqa: E402,F401
+from . import core, engine, game, lexicon, web, words  # noqa: E402,F401

@@ -18,7 +18,8 @@ from . import argument, echo_json, main, option
 
 lexicon_option = option(
     "--lexicon", "lexicon_spec", default=None, metavar=N_("ID|RUTA"),
-    help=N_("Léxico: ES09 (incluido) o un fichero .txt/.txt.gz de palabras."))
+    help=N_("Léxico: ES09 o ES09-RAW (incluidos), una lista instalada (atril lexicon list) o "
+            "un fichero .txt/.txt.gz de palabras."))
 json_option = option("--json", "as_json", is_flag=True, help=N_("Salida en JSON."))
 
 
@@ -41,11 +42,11 @@ def check(lexicon_spec: str | None, judge: bool, as_json: bool, words: tuple[str
     if judge:
         said = verdict(all_valid)
         if as_json:
-            echo_json({"verdict": said, "valid": all_valid})
+            echo_json({"verdict": said, "valid": all_valid, "lexicon": lexicon.id})
         else:
             click.echo(said)
     elif as_json:
-        echo_json({"words": results})
+        echo_json({"words": results, "lexicon": lexicon.id})
     else:
         for r in results:
             click.echo(f"{r['word']}: " + (_("válida") if r["valid"] else _("no válida")))
@@ -82,7 +83,7 @@ def score(cgp_text: str, move_text: str, lexicon_spec: str | None, as_json: bool
             "move": play.move.notation(position.board), "score": play.score, "bingo": play.bingo,
             "words": [{"word": w["word"], "score": w["score"]} for w in words],
             "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in play.placed],
-            "valid": valid,
+            "valid": valid, "lexicon": lexicon.id,
         })
     else:
         click.echo(_("{move}: {score} puntos").format(

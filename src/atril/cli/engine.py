@@ -52,7 +52,7 @@ def moves(cgp_text, cgp_file, top, show_all, exchanges, lexicon_spec, as_json) -
                          bag_count=position.bag_count())
         shown = found if show_all else found[:top]
         if as_json:
-            echo_json({"moves": [candidate_json(c) for c in shown]})
+            echo_json({"moves": [candidate_json(c) for c in shown], "lexicon": lexicon.id})
             continue
         if len(lines) > 1:
             click.echo(f"# {line.strip()}")

@@ -12,7 +12,7 @@ from .. import i18n
 from .. import players as P
 from ..game import Game
 from ..i18n import N_, _
-from ..lexicon import Lexicon
+from ..lexicon import Lexicon, notice
 from ..ruleset import Ruleset
 from . import echo_json, main, option
 from .core import lexicon_option
@@ -31,7 +31,8 @@ def game_json(game: Game) -> dict:
     adjustments = [0, 0]
     for adj in result.adjustments:
         adjustments[adj.player] += adj.points
-    return {"players": list(game.players), "seed": game.seed, "turns": turns,
+    return {"players": list(game.players), "seed": game.seed,
+            "lexicon": getattr(game.lexicon, "id", None) or game.ruleset.lexicon, "turns": turns,
             "end": {"reason": result.reason, "article": result.article,
                     "adjustments": adjustments},
             "final": list(result.scores)}
@@ -67,6 +68,9 @@ ruleset_option = option("--ruleset", default=None,
 def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
     names = _player_names(player_list)
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
+    said = notice(ruleset, lexicon.id)
+    if said:
+        click.echo(said, err=True)
     engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}") for k, n in enumerate(names)]
     wins, points, turns = [0, 0], [0, 0], 0
     start = time.perf_counter()

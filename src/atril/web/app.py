@@ -6,7 +6,8 @@ request's language: ``?lang=``, the ``atril-lang`` cookie or ``Accept-Language``
 uploads ``application/octet-stream``):
 
 - ``GET  /i18n/{lang}.json``                  the pages' strings in that language
-- ``GET  /api/opciones``                      levels, rulesets, lexicons for the lobby
+- ``GET  /api/opciones``                      levels, rulesets (each with the lexicon it plays
+  here and the notes a bundled one calls for), lexicons (bundled and installed) for the lobby
 - ``POST /api/lexicos``                       upload a word list (body: the text; ``?nombre=``)
 - ``POST /api/partidas``                      create a game → ``{"id", "token", "url",
   "invite"}``: the creator's token and page, and for a game against a person the invitation
@@ -15,7 +16,9 @@ uploads ``application/octet-stream``):
   for every later claim
 - ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view (no ``t``: a spectator's)
 - ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", ...}``: ``placed``
-  (``[[square, tile], ...]``), ``move`` (``"H8 CASA"``) or ``tiles`` (an exchange)
+  (``[[square, tile], ...]``), ``move`` (``"H8 CASA"``) or ``tiles`` (an exchange); a
+  ``challenge`` may name ``words`` (``["CASA"]``, some of the view's ``pending.words``; all
+  when absent, art. 40)
 - ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record, as much of it as the seat may know
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
 - ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
@@ -47,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import gcg
 from ..errors import AtrilError
 from ..i18n import N_, _, current, use
+from ..lexicon import BUNDLED, notice
 from ..ruleset import Ruleset
 from . import computer, judge, study
 from .analysis import analyse
@@ -131,6 +135,18 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
     return app
 
 
+def _ruleset_option(ruleset: Ruleset) -> dict[str, Any]:
+    """A ruleset as the lobby offers it: its name, what a player should know of it, and
+    whether it is a casual game (the only one with the VOID challenge mode, art. 43); the
+    lexicon it plays by default here, and what to say when a game plays a bundled list its
+    text does not name (``lexicon_notes``: bundled id → note)."""
+    return {"id": ruleset.name, "name": _(ruleset.title), "casual": ruleset.casual,
+            "note": None if ruleset.note is None else _(ruleset.note),
+            "lexicon": ruleset.lexicon,
+            "lexicon_notes": {lex_id: said for lex_id in BUNDLED
+                              if (said := notice(ruleset, lex_id)) is not None}}
+
+
 def _word_tools() -> list[Mount]:
     """The judge and study pages."""
     return [Mount("/juez", routes=judge.routes), Mount("/estudio", routes=study.routes)]
@@ -155,8 +171,8 @@ class _Api:
         return JSONResponse({
             "levels": [{"id": k, "name": name} for k, name in computer.levels().items()],
             "default_level": computer.DEFAULT_LEVEL,
-            "rulesets": [{"id": r, "name": _(Ruleset.get(r).title)} for r in Ruleset.names()],
-            "lexicons": Lexicons.bundled(),
+            "rulesets": [_ruleset_option(Ruleset.get(r)) for r in Ruleset.names()],
+            "lexicons": Lexicons.offered(),
         })
 
     async def upload_lexicon(self, request: Request) -> Response:

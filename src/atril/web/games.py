@@ -252,28 +252,35 @@ class Games:
             if invite_open(doc["meta"]):
                 raise ApiError(409, _("la partida empieza cuando el rival abra su enlace"))
             game = self.game(game_id, version, doc)
-            if not game.is_over() and _time_is_up(game):
-                game = self._take(game_id, version, doc)
-                game.check_time()
-                refusal.append(_over(game))
-            else:
-                _check_turn(game, doc, seat)
-                act = parse_action(game, action, body)  # before touching the game
-                game = self._take(game_id, version, doc)
-                try:
-                    Referee(game).act(act)
-                except IllegalMoveError as exc:
-                    if not game.is_over():
-                        raise ApiError(422, str(exc), exc.article) from None
-                    refusal.append(_over(game))  # time ran out as the player acted
-                except AtrilError as exc:
-                    raise ApiError(400, str(exc)) from None
+            with game.ruleset.in_force():  # refusals cite the game's own articles
+                game = self._act(game_id, version, doc, game, seat, action, body, refusal)
             doc["game"] = game.to_dict()
             return game
 
         changed = self._update(game_id, expected, change)
         changed.refusal = refusal[0] if refusal else None
         return changed
+
+    def _act(self, game_id: str, version: int, doc: dict, game: Game, seat: int | str,
+             action: str, body: dict, refusal: list[ApiError]) -> Game:
+        """The action on the game it was read as; an ending on time is stored and refused."""
+        if not game.is_over() and _time_is_up(game):
+            game = self._take(game_id, version, doc)
+            game.check_time()
+            refusal.append(_over(game))
+            return game
+        _check_turn(game, doc, seat)
+        act = parse_action(game, action, body)  # before touching the game
+        game = self._take(game_id, version, doc)
+        try:
+            Referee(game).act(act)
+        except IllegalMoveError as exc:
+            if not game.is_over():
+                raise ApiError(422, str(exc), exc.article) from None
+            refusal.append(_over(game))  # time ran out as the player acted
+        except AtrilError as exc:
+            raise ApiError(400, str(exc)) from None
+        return game
 
     def expire(self, game_id: str) -> Changed | None:
         """End the game if its time is up (art. 35 overtime loss, art. 45.5), asked by nobody:

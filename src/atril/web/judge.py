@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import AtrilError, LexiconError
 from ..i18n import _
 from ..judge import JudgmentLog, judge, split_words
-from ..lexicon import BUNDLED, DEFAULT, Lexicon
+from ..lexicon import DEFAULT, Lexicon, is_named
 from .requests import MAX_JSON_BYTES, parse_json, read_body, require_type
 
 STATIC = resources.files("atril.web") / "static" / "juez"
@@ -33,12 +33,13 @@ _logs: dict[str, JudgmentLog] = {}
 
 
 def lexicon_for(request: Request, lex_id: str | None) -> Lexicon:
-    """A lexicon by id: the server's own (bundled or uploaded) lists, never a path on disk."""
+    """A lexicon by id: the server's own (bundled, installed or uploaded) lists, never a path on
+    disk."""
     lex_id = (lex_id or DEFAULT).strip()
     games = getattr(request.app.state, "games", None)
     if games is not None:
         return games.lexicons.get(lex_id)
-    if lex_id.upper() not in BUNDLED:
+    if not is_named(lex_id):
         raise LexiconError(_("no hay ningún léxico «{id}»").format(id=lex_id))
     return Lexicon.load(lex_id.upper())
 

@@ -1,4 +1,5 @@
-"""The word lists games use: the bundled ones by id, and lists people upload.
+"""The word lists games use: the bundled and installed ones by id (``atril lexicon install``),
+and lists people upload.
 
 An uploaded list is stored in the database (so every server process can read it) under an id
 made from its contents, ``U-`` and twelve hex digits. Compiling a list is the one thing a
@@ -19,7 +20,7 @@ from typing import Any
 from ..errors import LexiconError
 from ..i18n import _, current, use
 from ..kwg import Kwg
-from ..lexicon import BUNDLED, Lexicon
+from ..lexicon import BUNDLED, Lexicon, installed, is_named
 from .requests import ApiError
 from .store import Store
 
@@ -42,8 +43,9 @@ class Lexicons:
         self._lock = threading.Lock()
 
     def get(self, lex_id: str) -> Lexicon:
-        """The lexicon ``lex_id`` (``ES09`` or an uploaded ``U-…``); LexiconError if unknown."""
-        if lex_id.upper() in BUNDLED:
+        """The lexicon ``lex_id`` (``ES09``, an installed list, or an uploaded ``U-…``);
+        LexiconError if unknown."""
+        if is_named(lex_id):
             return Lexicon.load(lex_id.upper())  # loaded once per process by the library
         with self._lock:
             if lex_id in self._uploaded:
@@ -78,9 +80,12 @@ class Lexicons:
         return lexicon
 
     @staticmethod
-    def bundled() -> list[dict]:
-        """The bundled lists, named in the current language."""
-        return [{"id": lex_id, "name": _(name)} for lex_id, (_file, name) in BUNDLED.items()]
+    def offered() -> list[dict]:
+        """The lists the lobby offers: the bundled ones, named in the current language, and the
+        installed ones."""
+        return [*({"id": lex_id, "name": _(entry.name)} for lex_id, entry in BUNDLED.items()),
+                *({"id": lex_id, "name": f"{lex_id} ({entry.name})"}
+                  for lex_id, entry in installed().items())]
 
 
 # -- compiling in a child process -----------------------------------------------------------

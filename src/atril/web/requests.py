@@ -16,6 +16,7 @@ from typing import Any
 from starlette.requests import Request
 
 from .. import tiles as T
+from ..articles import cite, renumber
 from ..board import NUM_SQUARES, SIZE, parse_square
 from ..clock import MODES, TURN_TIMER_SECONDS
 from ..errors import InvalidTextError
@@ -31,6 +32,10 @@ COMPUTER, REMOTE, LOCAL = "computer", "remote", "local"
 MAX_JSON_BYTES = 32 * 1024
 MAX_JSON_DEPTH = 16
 MAX_NAME = 30
+#: the words a challenge may name: a play forms at most its main word and one across each of
+#: its seven tiles, each word of at most fifteen tiles of at most two letters (art. 40).
+MAX_CHALLENGED_WORDS = T.RACK_SIZE + 1
+MAX_WORD_TEXT = 2 * SIZE
 #: Unicode categories refused in names: controls (a newline would write lines into a GCG),
 #: format characters (zero-width, bidi overrides), surrogates, private use, line separators.
 _BAD_NAME_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -40,8 +45,9 @@ class ApiError(Exception):
     """A refused request: HTTP status, message, and the article when a rule says no."""
 
     def __init__(self, status: int, message: str, article: str | None = None):
+        message = renumber(message)  # the articles of the game's ruleset, when one is in force
         super().__init__(message)
-        self.status, self.message, self.article = status, message, article
+        self.status, self.message, self.article = status, message, cite(article)
 
 
 #: what a request body is called in messages, unless the caller names it (a msgid).
@@ -157,13 +163,31 @@ def clean_name(name: str) -> str:
 
 
 def parse_action(game: Game, action: str, body: dict) -> Action:
-    """The referee's action for a request: ``accept``, ``challenge``, ``pass``, ``exchange``
-    (``tiles``) or ``play`` (``move`` in notation, or tiles ``placed`` on squares)."""
+    """The referee's action for a request: ``accept``, ``challenge`` (``words``: the words
+    challenged, all if absent), ``pass``, ``exchange`` (``tiles``) or ``play`` (``move`` in
+    notation, or tiles ``placed`` on squares)."""
     if action in ("accept", "challenge"):
         if game.pending is None:
             raise ApiError(409, _("no hay ninguna jugada pendiente de aceptar o impugnar"), "38")
-        return Action.accept() if action == "accept" else Action.challenge()
+        if action == "accept":
+            return Action.accept()
+        return Action.challenge(words=_challenged_words(body.get("words")))
     return Action.of(_move(game, action, body))
+
+
+def _challenged_words(words: object) -> list[str] | None:
+    """The words a challenge names (art. 40): a list of one to ``MAX_CHALLENGED_WORDS`` texts
+    of at most ``MAX_WORD_TEXT`` characters; None (every word) when absent. Whether the play
+    formed them is the game's to say."""
+    if words is None:
+        return None
+    if (not isinstance(words, list) or not 1 <= len(words) <= MAX_CHALLENGED_WORDS
+            or not all(isinstance(w, str) and 0 < len(w) <= MAX_WORD_TEXT for w in words)):
+        raise ApiError(400, _("«words» es una lista de 1 a {most} palabras de la jugada, cada "
+                              "una un texto de hasta {length} letras: {example}").format(
+                                  most=MAX_CHALLENGED_WORDS, length=MAX_WORD_TEXT,
+                                  example='"words": ["CASA"]'), "40")
+    return words
 
 
 def _move(game: Game, action: str, body: dict) -> Move:

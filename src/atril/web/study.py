@@ -64,7 +64,7 @@ from ..errors import AtrilError, InvalidTextError
 from ..i18n import N_, _, current, ngettext, number, use
 from ..judge import split_words
 from ..kwg import Kwg
-from ..lexicon import BUNDLED, Lexicon, cache_dir
+from ..lexicon import Lexicon, cache_dir, is_named
 from .judge import error_response, lexicon_for
 
 STATIC = resources.files("atril.web") / "static" / "estudio"
@@ -122,9 +122,10 @@ def _text(request: Request, name: str) -> str:
 
 
 def _source(request: Request) -> str:
-    """How a worker finds the request's lexicon: a bundled id, or the path of its graph."""
+    """How a worker finds the request's lexicon: a bundled or installed id, or the path of its
+    graph."""
     lexicon = lexicon_for(request, request.query_params.get("lexico"))
-    return lexicon.id if lexicon.id in BUNDLED else _graph_file(lexicon)
+    return lexicon.id if is_named(lexicon.id) else _graph_file(lexicon)
 
 
 def _graph_file(lexicon: Lexicon) -> str:
@@ -214,8 +215,9 @@ def _work(source: str, answer: Callable[[Kwg], dict], lang: str) -> dict:
 
 @functools.lru_cache(maxsize=WORKER_LEXICONS)
 def _graph(source: str) -> Kwg:
-    """A lexicon's graph in a worker: bundled by id, uploaded from its ``.kwg`` file."""
-    return Lexicon.load(source).kwg if source in BUNDLED else Kwg.read(source)
+    """A lexicon's graph in a worker: bundled or installed by id, uploaded from its ``.kwg``
+    file."""
+    return Lexicon.load(source).kwg if is_named(source) else Kwg.read(source)
 
 
 def _words_answer(kwg: Kwg, *, find: Callable[..., list[W.Found]], ranked: bool, start: int,

@@ -94,7 +94,8 @@ def _pending(game: Game, me: int | None) -> dict:
     turn = game.pending
     assert turn is not None
     return {"player": turn.player, "move": turn.notation(), "score": turn.score,
-            "mine": turn.player == me}
+            "mine": turn.player == me,
+            "words": [T.to_human(w) for w in game.pending_words]}  # on the board: public
 
 
 def _unseen(game: Game, me: int | None) -> dict[str, int]:

@@ -23,6 +23,7 @@ let selected = null;       // rack index chosen by a click
 let cursor = null;         // {sq, across} for typing
 let typed = [];            // squares filled by typing, for Backspace
 let seenVerdict = null;
+let challengeKey = null;   // the pending play whose words the challenge box lists
 let busy = false;
 let holder = null;         // one device: the player who said they hold it (null: nobody yet)
 
@@ -277,6 +278,7 @@ function renderStatus() {
   const status = $("status");
   const pending = state.pending;
   $("pending").classList.add("hidden");
+  if (!pending) challengeKey = null;
   if (state.over) {
     status.textContent = t("Partida terminada");
   } else if (state.waiting_for_rival) {
@@ -290,6 +292,7 @@ function renderStatus() {
   } else if (pending && state.can.accept && !handingOver()) {
     status.textContent = "";
     $("pending-text").textContent = `${state.players[pending.player].name}: ${pending.move} (${pending.score}). ${t("El rival ha jugado. ¿Aceptas o impugnas?")}`;
+    renderChallengeWords(pending);
     $("pending").classList.remove("hidden");
   } else if (state.can.play) {
     status.textContent = state.mode === "local" ? t("Turno de {name}", { name: state.players[state.to_move].name }) : t("Te toca");
@@ -307,6 +310,32 @@ function renderStatus() {
   seenVerdict = verdict ? verdict.turn : -1;
 }
 
+// The words the pending play formed, each with a box: the ones ticked are challenged, all at
+// first (art. 40). Built once per pending play, so later drawings keep the player's ticks.
+function renderChallengeWords(pending) {
+  const key = `${state.sheet.length} ${pending.player} ${pending.move}`;
+  if (key === challengeKey) return;
+  challengeKey = key;
+  const list = $("challenge-list");
+  list.innerHTML = "";
+  for (const word of pending.words) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = word;
+    box.checked = true;
+    box.addEventListener("change", () => { $("challenge").disabled = !challengedWords().length; });
+    label.append(box, ` ${word}`);
+    list.appendChild(label);
+  }
+  $("challenge-words").classList.toggle("hidden", pending.words.length < 2);
+  $("challenge").disabled = false;
+}
+
+function challengedWords() {
+  return [...$("challenge-list").querySelectorAll("input:checked")].map((box) => box.value);
+}
+
 function renderSide() {
   $("bag-count").textContent = state.bag;
   const covered = handingOver();   // what is unseen minus the bag would give the rack away
@@ -317,8 +346,11 @@ function renderSide() {
   sheet.innerHTML = `<tr><th>#</th><th>${t("Jugada")}</th><th class="num">${t("Puntos")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
   for (const row of state.sheet) {
     const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num">${row.points}</td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
-    tr.children[1].textContent = `${row.name}: ${row.text}`;
+    // P, I and C-x in the points column, as a planilla is filled in by hand
+    const points = row.mark ?? (row.number ? row.points : (row.points > 0 ? "+" : "") + row.points);
+    tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num"></td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
+    tr.children[1].textContent = row.text ? `${row.name}: ${row.text}` : row.name;
+    tr.children[2].textContent = points;
     sheet.appendChild(tr);
   }
   for (const down of state.downtime) {  // server outages: written down, not charged to a clock
@@ -627,7 +659,7 @@ async function init() {
   $("exchange-cancel").addEventListener("click", () => $("exchange-dialog").close());
   $("blank-cancel").addEventListener("click", () => $("blank-dialog").close());
   $("accept").addEventListener("click", () => send("accept"));
-  $("challenge").addEventListener("click", () => send("challenge"));
+  $("challenge").addEventListener("click", () => send("challenge", { words: challengedWords() }));
   $("show-analysis").addEventListener("click", showAnalysis);
   $("handoff-ok").addEventListener("click", () => { holder = state.to_move; render(); });
   setInterval(tick, 250);

@@ -71,7 +71,38 @@ async function loadOptions() {
   const options = await api("/api/opciones");
   fill(form.level, options.levels, options.default_level);
   fill(form.ruleset, options.rulesets, "FISE2009");
-  fill(form.lexicon, options.lexicons);
+  rulesets = Object.fromEntries(options.rulesets.map((r) => [r.id, r]));
+  fill(form.lexicon, options.lexicons, rulesets[form.ruleset.value]?.lexicon);
+  rulesetChanged();
+  lexiconChanged();
+}
+
+// A new choice of rules brings the word list they play on this server.
+function rulesetPicked() {
+  const ruleset = rulesets[form.ruleset.value];
+  if (ruleset) form.lexicon.value = ruleset.lexicon;
+  lexiconChanged();
+}
+
+// Said plainly when the rules' text names another word list than the bundled one chosen.
+function lexiconChanged() {
+  const ruleset = rulesets[form.ruleset.value] || {};
+  const text = form.wordlist.files.length ? "" : (ruleset.lexicon_notes || {})[form.lexicon.value];
+  const note = document.getElementById("lexicon-note");
+  note.textContent = text || "";
+  note.classList.toggle("hidden", !text);
+}
+
+// What a player should know of the chosen rules; trying words (VOID) only in a casual game.
+let rulesets = {};
+function rulesetChanged() {
+  const ruleset = rulesets[form.ruleset.value] || {};
+  const note = document.getElementById("ruleset-note");
+  note.textContent = ruleset.note || "";
+  note.classList.toggle("hidden", !ruleset.note);
+  const voidOption = form.challenge.querySelector("option[value=void]");
+  voidOption.disabled = !ruleset.casual;
+  if (!ruleset.casual) form.challenge.value = "single";
 }
 
 async function init() {
@@ -81,6 +112,10 @@ async function init() {
   lang.addEventListener("change", async () => { await setLang(lang.value); await loadOptions(); });
   form.addEventListener("submit", create);
   form.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", modeChanged));
+  form.ruleset.addEventListener("change", rulesetChanged);
+  form.ruleset.addEventListener("change", rulesetPicked);
+  form.lexicon.addEventListener("change", lexiconChanged);
+  form.wordlist.addEventListener("change", lexiconChanged);
   document.getElementById("copy").addEventListener("click", async () => {
     await navigator.clipboard.writeText(document.getElementById("invite-link").href).catch(() => {});
     showText(document.getElementById("copy"), "Enlace copiado");
