@@ -292,6 +292,11 @@ class Game:
             distinct.setdefault(_letters(word.tiles), word.tiles)
         return tuple(distinct.values())
 
+    @property
+    def lexicon_id(self) -> str:
+        """The id of the list that judges this game: its own, else its ruleset's."""
+        return getattr(self.lexicon, "id", None) or self.ruleset.lexicon
+
     def is_over(self) -> bool:
         return self.result is not None
 
@@ -304,7 +309,7 @@ class Game:
         """The position for the player to move, as a CGP holds it (their rack and score first;
         a pending play lies on the board, as at the table)."""
         p = self.player_to_move
-        ops = {"lex": getattr(self.lexicon, "id", None) or self.ruleset.lexicon, "ld": "spanish"}
+        ops = {"lex": self.lexicon_id, "ld": "spanish"}
         return Position(board=self.board.copy(), racks=(self.racks[p], self.racks[1 - p]),
                         scores=(self.scores[p], self.scores[1 - p]),
                         zero_turns=ending.streak(self.history, SCORELESS), ops=ops)

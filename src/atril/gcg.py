@@ -99,7 +99,7 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
         lines.append(f"#note {_VIEW_NOTE} un espectador (sin los atriles de los jugadores)"
                      if not isinstance(seat, int) else
                      f"#note {_VIEW_NOTE} {players[seat]} (sin el atril de {players[1 - seat]})")
-    lexicon = getattr(game.lexicon, "id", None) or game.ruleset.lexicon
+    lexicon = game.lexicon_id
     lines += [f"#lexicon {_one_line(lexicon)}",
               "#tile-distribution spanish",
               "#tile [CH] [ch]", "#tile [LL] [ll]", "#tile [RR] [rr]"]

@@ -32,7 +32,7 @@ def game_json(game: Game) -> dict:
     for adj in result.adjustments:
         adjustments[adj.player] += adj.points
     return {"players": list(game.players), "seed": game.seed,
-            "lexicon": getattr(game.lexicon, "id", None) or game.ruleset.lexicon, "turns": turns,
+            "lexicon": game.lexicon_id, "turns": turns,
             "end": {"reason": result.reason, "article": result.article,
                     "adjustments": adjustments},
             "final": list(result.scores)}
