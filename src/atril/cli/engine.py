@@ -15,14 +15,19 @@ from . import echo_json, main, option
 from .core import lexicon_option
 
 
+def play_json(play) -> dict:
+    """A play (a ``Candidate`` or a ``ScoredPlay``) as ``atril moves --json`` writes it: the
+    whole word's notation, the score and each tile placed (``[["H8", "[CH]"], …]``)."""
+    return {
+        "notation": play.move.notation(),
+        "score": play.score,
+        "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in play.placed],
+    }
+
+
 def candidate_json(candidate) -> dict:
     """A move as ``atril moves --json`` and ``atril selfplay --json`` write it."""
-    return {
-        "notation": candidate.move.notation(),
-        "score": candidate.score,
-        "placed": [[square_name(sq), T.tile_to_machine(t)] for sq, t in candidate.placed],
-        "leave": T.to_machine(candidate.leave),
-    }
+    return {**play_json(candidate), "leave": T.to_machine(candidate.leave)}
 
 
 @main.command(help=N_("Todas las jugadas legales de una posición, de mayor a menor puntuación."))
