@@ -118,6 +118,13 @@ ERRORS = [
     (["selfplay", "--ruleset", "NOPE"], 2),                   # bad ruleset
     (["play", "--vs", "nadie"], 2),                           # bad choice
     (["play", "--lang", "fr"], 2),                            # bad language
+    (["duplicada", "--rondas", "0"], 2),                      # out of range
+    (["duplicada", "--semilla"], 2),                          # option without its value
+    (["duplicada", "--json", "--lexicon", "NOPE"], 2),        # unknown lexicon, JSON error
+    (["duplicada", "nada"], 2),                               # unknown subcommand
+    (["duplicada", "practicar", "--segundos", "0"], 2),       # out of range
+    (["duplicada", "practicar", "--lang", "fr"], 2),          # bad language
+    (["duplicada", "practicar", "--help"], 0),
     (["serve", "--port", "x"], 2),                            # bad number
     (["judge", "--lexicon", "NOPE", "casa"], 2),              # unknown lexicon
     (["anagram", "KW"], 2),                                   # no K, no W
@@ -135,6 +142,16 @@ ERRORS = [
     (["lexicon", "remove"], 2),                               # neither an id nor --for
     (["lexicon", "remove", "NOPE"], 2),                       # not installed
     *[(["lexicon", command, "--help"], 0) for command in ("install", "list", "remove")],
+    (["torneo", "crear"], 2),                                 # missing argument
+    (["torneo", "crear", "nope.t"], 2),                       # a .t file is only read
+    (["torneo", "clasificacion", "nope.t"], 2),               # no such file
+    (["torneo", "clasificacion", "--desempates", "nada", "nope.t"], 2),  # unknown tie-break
+    (["torneo", "emparejar", "nope.json", "--sistema", "nada"], 2),     # bad choice
+    (["torneo", "resultado", "nope.t", "Ana", "1", "Luis", "2"], 2),    # a .t file is only read
+    (["torneo", "importar", "nope.pdf", "nope.json"], 2),     # bad extension
+    (["torneo", "simular", "--jugadores", "1"], 2),           # out of range
+    (["torneo", "simular", "--niveles", "nadie", "--jugadores", "2", "--rondas", "1"], 2),
+    *[(["torneo", command, "--help"], 0) for command in main.commands["torneo"].commands],
     (["--version"], 0),
     (["--help"], 0),
     *[([command, "--help"], 0) for command in main.commands],
@@ -215,6 +232,30 @@ def test_a_bad_line_of_a_cgp_file(tmp_path):
     _, es, es_misses = cli("es", ["moves", "--cgp-file", str(path)])
     _, en, en_misses = cli("en", ["moves", "--cgp-file", str(path)])
     assert "error: línea 2: CGP incompleto" in es and "error: line 2: incomplete CGP" in en
+    assert not es_misses and not en_misses
+
+
+def test_tournament_errors_name_the_line_the_player_and_the_round(tmp_path):
+    bad = tmp_path / "mal.t"
+    bad.write_text("Ana 1800 2; 300\nLuis 1700 1; 2x0\n", encoding="utf-8")
+    _, es, es_misses = cli("es", ["torneo", "clasificacion", str(bad)])
+    _, en, en_misses = cli("en", ["torneo", "clasificacion", str(bad)])
+    assert "línea 2: «2x0» no es un número (puntuaciones)" in es
+    assert "line 2: “2x0” is not a number (scores)" in en
+    t = str(tmp_path / "t.json")
+    for args in (["crear", t], ["alta", t, "Ana"], ["alta", t, "Luis"]):
+        assert cli("es", ["torneo", *args])[0].exit_code == 0
+    for args, said_es, said_en in (
+            (["emparejar", t, "--bye", "Nadie"], "no hay ningún jugador «Nadie» en el torneo",
+             "there is no player “Nadie” in the tournament"),
+            (["resultado", t, "--ronda", "2", "Ana", "400", "Luis", "300"],
+             "la ronda 2 no está emparejada", "round 2 is not paired")):
+        result, es, es_more = cli("es", ["torneo", *args])
+        assert result.exit_code == 2 and said_es in es
+        result, en, en_more = cli("en", ["torneo", *args])
+        assert result.exit_code == 2 and said_en in en
+        es_misses |= es_more
+        en_misses |= en_more
     assert not es_misses and not en_misses
 
 

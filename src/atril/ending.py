@@ -8,7 +8,9 @@ final score each ending gives.
 - 45.4 a player places all their tiles with the bag empty: they gain the opponent's rack
   value and the opponent loses it;
 - 45.5 the game's own time is over (after equal turns);
-- FILE 2024: more than 8 minutes over the clock loses the game.
+- FILE 2024: more than 8 minutes over the clock loses the game;
+- a player resigns (``resign``): no article says so, but the texts count a game abandoned as
+  lost; the scores stand as they are, without rack adjustments.
 
 In 45.1–45.3 each player loses the value of their own rack; overtime points (art. 35) come off
 in every ending.
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import tiles as T
+from .errors import AtrilError
 from .i18n import N_, _, ngettext
 from .move import EXCHANGE, PASS, PLAY, WITHDRAWN
 from .rack import Rack
@@ -28,14 +31,15 @@ from .rack import Rack
 if TYPE_CHECKING:
     from .game import Game, Turn
 
-#: end reasons: code → (article of the 2009 text, Spanish text: a msgid).
-END_REASONS: dict[str, tuple[str, str]] = {
+#: end reasons: code → (article of the 2009 text, or None; Spanish text: a msgid).
+END_REASONS: dict[str, tuple[str | None, str]] = {
     "out": ("45.4", N_("un jugador ha colocado todas sus fichas y la bolsa está vacía")),
     "passes": ("45.2", N_("ambos jugadores han pasado dos veces seguidas")),
     "scoreless": ("45.3", N_("turnos seguidos sin puntuar")),  # text: see Result.text
     "blocked": ("45.1", N_("ningún jugador puede colocar fichas")),
     "time": ("45.5", N_("se ha acabado el tiempo de la partida")),
     "overtime": ("35", N_("un jugador ha superado el límite de tiempo extra")),
+    "resign": (None, N_("un jugador ha abandonado la partida")),  # text: see Result.text
 }
 #: the turns that score nothing: a CGP's zero-turn count.
 SCORELESS = (PASS, WITHDRAWN, EXCHANGE)
@@ -56,15 +60,15 @@ class Adjustment:
 class Result:
     """How a game ended: ``reason`` code (see ``END_REASONS``), article, the adjustments in
     order, final scores and the winner (None = a draw); ``name`` is the player the ending
-    names (who went out, 45.4; who lost on time, 35, beyond ``minutes`` of overtime);
-    ``turns`` the scoreless turns that ended it (45.3). ``article`` is in the numbering of the
-    game's ruleset.
+    names (who went out, 45.4; who lost on time, 35, beyond ``minutes`` of overtime; who
+    resigned); ``turns`` the scoreless turns that ended it (45.3). ``article`` is in the
+    numbering of the game's ruleset; None for a resignation, which no article covers.
 
     ``text`` says it in the language of whoever reads it: a web game's result is made once
     and shown to players in different languages."""
 
     reason: str
-    article: str
+    article: str | None
     adjustments: tuple[Adjustment, ...]
     scores: tuple[int, int]
     winner: int | None
@@ -83,6 +87,8 @@ class Result:
                 "{name} ha superado en más de {minutes} minuto su tiempo y pierde la partida",
                 "{name} ha superado en más de {minutes} minutos su tiempo y pierde la partida",
                 minutes).format(name=self.name, minutes=minutes)
+        if self.reason == "resign":
+            return _("{name} abandona la partida y la pierde").format(name=self.name)
         if self.reason == "scoreless":
             turns = self.turns or 0
             return ngettext("{turns} turno seguido sin puntuar (pases, cambios o jugadas no "
@@ -128,7 +134,8 @@ def after_turn(game: Game) -> str | None:
 
 
 def result(game: Game, reason: str, loser: int | None = None) -> Result:
-    """The final scores of ``game`` ending for ``reason`` (``loser``: who lost on time)."""
+    """The final scores of ``game`` ending for ``reason`` (``loser``: who lost on time, or
+    who resigned)."""
     adjustments = _rack_adjustments(game, reason)
     for p in (0, 1):
         if game.overtime[p]:
@@ -150,9 +157,15 @@ def result(game: Game, reason: str, loser: int | None = None) -> Result:
     elif reason == "overtime":
         assert loser is not None
         name, minutes = game.players[loser], game.ruleset.overtime_limit
+    elif reason == "resign":
+        if loser is None:
+            raise AtrilError(_("falta quién abandona la partida"))
+        name = game.players[loser]
     elif reason == "scoreless":
         turns = game.ruleset.max_scoreless_turns
-    return Result(reason, game.ruleset.article(END_REASONS[reason][0]), tuple(adjustments),
+    article = END_REASONS[reason][0]
+    return Result(reason, None if article is None else game.ruleset.article(article),
+                  tuple(adjustments),
                   (final[0], final[1]), winner, name, minutes, turns)
 
 

@@ -24,7 +24,8 @@ API (``Game``)
   it formed or only some (``challenge(words=["casa"])``).
   Illegal actions raise ``IllegalMoveError(message, article)``; ``check(move)`` asks the same
   questions without acting and never consults the lexicon (art. 43).
-- declared endings: ``declare_blocked()`` (45.1), ``declare_time_up()`` (45.5), ``check_time()``.
+- declared endings: ``declare_blocked()`` (45.1), ``declare_time_up()`` (45.5), ``check_time()``;
+  a player resigns with ``end("resign", loser=p)`` (scores as they stand).
 - reading: ``board``, ``racks``, ``rack``, ``scores``, ``player_to_move``, ``pending``,
   ``pending_words`` (the words the pending play formed), ``history`` (list of ``Turn``),
   ``bag``, ``is_over()``, ``result`` (``Result``), ``unseen()``, ``position()`` (a CGP
@@ -614,7 +615,8 @@ class Game:
     @_cited
     def end(self, reason: str, *, loser: int | None = None) -> Result:
         """End the game for ``reason`` (an ``END_REASONS`` code; ``loser`` for a loss on
-        time): the clocks stop and the final scores are worked out (``atril.ending``)."""
+        time or the player who resigns, ``end("resign", loser=p)``): the clocks stop and the
+        final scores are worked out (``atril.ending``)."""
         if self.clock is not None:
             self.clock.stop()
             if self.clock.minutes is not None:
@@ -657,7 +659,9 @@ class Game:
             lines.append(f"{mark} {self.players[p]:<12} {self.scores[p]:>4}  "
                          f"{T.to_human(sorted(self.racks[p], key=T.blank_last))}")
         lines.append("  " + _("bolsa: {tiles}").format(tiles=len(self.bag)))
-        if self.result:
+        if self.result and self.result.article is None:
+            lines.append("  " + _("fin de la partida: {text}").format(text=self.result.text))
+        elif self.result:
             lines.append("  " + _("fin de la partida: {text} (art. {article})").format(
                 text=self.result.text, article=self.result.article))
         return "\n".join(lines)

@@ -10,7 +10,8 @@ no penalty); a withdrawn play is its play line then ``--``; the words challenged
 42.1), for which GCG has no field, follow the challenge as ``#note impugnadas: CASA PE[RR]O``
 (read back when present; the verdict the record gives still decides the replay); going out
 (art. 45.4) writes both the gain of the player who went out and the loss of the opponent;
-overtime is ``(time) -N``.
+overtime is ``(time) -N``; a resignation, which GCG has no event for, is the note
+``#note final: resign NICK`` (the last play stands, as after every ending).
 GCG has no field for the ruleset or the seed: ``loads`` takes the ruleset as an argument.
 The racks after the last turn, when no end-of-game line shows them, go in ``#rack1``/``#rack2``.
 
@@ -76,11 +77,13 @@ ALL = "all"  #: ``dumps(game, seat=ALL)``: the full record, every rack shown
 #: ``loads`` refuses such a record by it.
 _VIEW_NOTE = "Partida en curso vista por"
 #: how ``dumps`` writes the ending of a finished game (``#note final: time``; with the loser's
-#: nick for a loss on time), which the end-of-game lines alone cannot always tell (art. 45.5,
-#: FILE 2024's overtime loss); ``loads`` ends the game as it says.
+#: nick for a loss on time or a resignation), which the end-of-game lines alone cannot always
+#: tell (art. 45.5, FILE 2024's overtime loss, resigning); ``loads`` ends the game as it says.
 _ENDING_NOTE = "final:"
 #: how ``dumps`` writes the words challenged after a challenge (art. 42.1), in machine text.
 _CHALLENGED_NOTE = "impugnadas:"
+#: the endings whose ``#note final:`` names the loser.
+_LOSER_NAMED = ("overtime", "resign")
 
 
 def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
@@ -103,7 +106,7 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
     lines += [f"#lexicon {_one_line(lexicon)}",
               "#tile-distribution spanish",
               "#tile [CH] [ch]", "#tile [LL] [ll]", "#tile [RR] [rr]"]
-    if game.result is None or game.result.reason in ("time", "overtime"):
+    if game.result is None or game.result.reason in _LOSER_NAMED + ("time",):
         lines += [f"#rack{p + 1} {format_rack(game.racks[p])}" for p in (0, 1)
                   if p not in hidden]
     totals = [0, 0]
@@ -144,7 +147,7 @@ def dumps(game: Game, *, seat: int | str | None = ALL) -> str:
                 lines.append(f">{nick}: {rack + ' ' if rack else ''}(time) -{-a.points} "
                              f"{totals[a.player]}")
     if game.result is not None:
-        loser = "" if game.result.reason != "overtime" or game.result.winner is None else (
+        loser = "" if game.result.reason not in _LOSER_NAMED or game.result.winner is None else (
             " " + nicks[1 - game.result.winner])
         lines.append(f"#note {_ENDING_NOTE} {game.result.reason}{loser}")
     return "\n".join(lines) + "\n"
@@ -249,7 +252,7 @@ def loads(text: str | bytes, *, ruleset: str | Ruleset | None = None, lexicon=No
             events[index].note_line = number
     turns = [e for e in events if e.kind in (PLAY, PASS, EXCHANGE)]
     first = turns[0].player if turns else 0
-    draws = _draws(events, turns, first, final_racks)
+    draws = _draws(events, turns, first, final_racks, ended=ending is not None)
     try:
         game = Game((names[0][1], names[1][1]), ruleset=ruleset, seed=0, first=first,
                     challenge=SINGLE, lexicon=lexicon, draws=draws)
@@ -336,9 +339,11 @@ def _rack_left_out(tokens: list[str]) -> bool:
 
 
 def _draws(events: list[_Event], turns: list[_Event], first: int,
-           final_racks: list[tuple[int, ...] | None]) -> list[tuple[int, ...] | None]:
+           final_racks: list[tuple[int, ...] | None], *, ended: bool
+           ) -> list[tuple[int, ...] | None]:
     """What each draw from the bag must have yielded, from the racks the record shows: a rack
-    is the previous leave plus what was drawn. Unknown draws are left to chance (None)."""
+    is the previous leave plus what was drawn. Unknown draws are left to chance (None). A last
+    play waits for a decision unless the record says the game ``ended`` after it."""
     for e in events:
         if e.kind == "out":
             final_racks[1 - e.player] = e.tiles
@@ -379,7 +384,7 @@ def _draws(events: list[_Event], turns: list[_Event], first: int,
     draws: list[tuple[int, ...] | None] = []
     for p in (first, 1 - first):
         draws.append(next_rack(p, -1)[0])
-    pending = events[-1] if events and events[-1].kind == PLAY else None
+    pending = events[-1] if events and events[-1].kind == PLAY and not ended else None
     for k, e in enumerate(turns):
         if e.kind == PASS or id(e) in withdrawn or e is pending:
             continue  # no draw: nothing, a withdrawn play, a play still waiting (art. 32, 38)
@@ -405,9 +410,10 @@ def _ending(note: tuple[int, list[str]] | None, nick_to_player: dict[str, int]
     if not words or words[0] not in END_REASONS or len(words) > 2:
         raise GcgError(_("final desconocido: «{text}»").format(text=" ".join(words)), line)
     loser = None
-    if words[0] == "overtime":
+    if words[0] in _LOSER_NAMED:
         if len(words) != 2 or words[1] not in nick_to_player:
-            raise GcgError(_("falta quién pierde por tiempo"), line)
+            raise GcgError(_("falta quién pierde por tiempo") if words[0] == "overtime" else
+                           _("falta quién abandona la partida"), line)
         loser = nick_to_player[words[1]]
     return line, words[0], loser
 

@@ -75,7 +75,8 @@ def from_dict(data: dict, *, lexicon: WordJudge | None = None,
             raise AtrilError(_("la bolsa guardada no coincide con la partida"))
         stored = data["result"]
         if stored is not None and game.result is None:
-            loser = (1 - stored["winner"]) if stored["reason"] == "overtime" else None
+            loser = (1 - stored["winner"]) if stored["reason"] in ("overtime", "resign") \
+                else None
             game.end(stored["reason"], loser=loser)
         if data["clock"] is not None:
             kwargs = {} if time_source is None else {"time_source": time_source}

@@ -81,9 +81,10 @@ class Scoresheet:
             r = game.result
             winner = (_("empate") if r.winner is None else
                       _("gana {name}").format(name=game.players[r.winner]))
-            summary = _("{a} {sa} – {b} {sb}: {winner}. Final: {text} (art. {article}).").format(
-                a=game.players[0], sa=r.scores[0], b=game.players[1], sb=r.scores[1],
-                winner=winner, text=r.text, article=r.article)
+            summary = (_("{a} {sa} – {b} {sb}: {winner}. Final: {text}.") if r.article is None
+                       else _("{a} {sa} – {b} {sb}: {winner}. Final: {text} (art. {article}).")
+                       ).format(a=game.players[0], sa=r.scores[0], b=game.players[1],
+                                sb=r.scores[1], winner=winner, text=r.text, article=r.article)
         return cls((game.players[0], game.players[1]), game.ruleset.name, tuple(rows), summary)
 
     def to_dict(self) -> dict:

@@ -35,7 +35,7 @@ def test_api_errors_speak_the_requests_language(client):
     assert bad_mode(client, headers={**cookie, "Accept-Language": "es"}) == BAD_MODE_EN
     assert bad_mode(client, params={"lang": "es"}, headers=cookie) == BAD_MODE_ES
     assert client.get("/api/partidas/nada", headers=EN).json()["error"] == "there is no such game"
-    assert client.get("/no/such/page", headers=EN).json()["error"] == "there is no such page"
+    assert client.get("/api/no/such", headers=EN).json()["error"] == "there is no such page"
     refused = client.post("/api/partidas", json={}, headers={**EN, "Origin": "http://evil.example"})
     assert refused.status_code == 403 and refused.json()["error"].startswith(
         "request from another website refused")
@@ -118,8 +118,8 @@ def test_the_pages_in_english(browser, live):
         assert page.inner_text("button[type=submit]") == "Create game"
         page.wait_for_function(
             "() => document.querySelector('select[name=level]').selectedOptions[0]"
-            ".textContent.startsWith('Greedy')")
-        assert page.input_value("select[name=level]") == "greedy"  # the choice is kept
+            ".textContent.startsWith('Intermediate')")
+        assert page.input_value("select[name=level]") == "intermedio"  # the choice is kept
 
         lexicon = upload_words(live)
         game = page.evaluate("""async (lexicon) => (await fetch('/api/partidas', {method: 'POST',

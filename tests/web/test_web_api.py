@@ -181,7 +181,7 @@ def test_bad_json_and_unknown_things(client):
     assert_error(client.get("/api/partidas/noexiste?t=x"), 404)
     assert_error(client.post("/api/partidas/noexiste/accion", json={"t": "x", "action": "pass"}),
                  404)
-    assert_error(client.get("/no/such/page"), 404)
+    assert_error(client.get("/api/no/such"), 404)  # a page outside /api/: test_players.py
     assert_error(client.post("/api/lexicos", content=b"\n\n", headers=OCTETS), 400)
 
 

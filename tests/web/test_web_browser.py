@@ -87,7 +87,8 @@ def place(page, sq: int, tile: int, *, drag: bool = False) -> None:
 
 
 def test_a_whole_game_against_the_computer(server, browser):
-    game = create(server.base, mode="computer", seed=21, minutes=30, lexicon="ES09")
+    game = create(server.base, mode="computer", level="greedy", seed=21, minutes=30,
+                  lexicon="ES09")
     es09 = Lexicon.load("ES09")
     page = browser.new_page(viewport={"width": 1200, "height": 950})
     errors = []
@@ -120,6 +121,17 @@ def test_a_whole_game_against_the_computer(server, browser):
     over.wait_for()
     assert "art." in over.inner_text()
     assert page.locator("#gcg").get_attribute("href").endswith(game["url"].split("?t=")[1])
+    replay = json.load(urllib.request.urlopen(
+        f"{server.base}/api/partidas/{game['id']}/repeticion"))
+    scrabbles = [str(turn["n"]) for turn in replay["turns"]
+                 if turn["type"] == "play" and len(turn["placed"]) == 7]
+    assert scrabbles, "ninguna jugada de siete fichas en esta partida"
+    marked = page.locator("#sheet tr.scrabble td:first-child")
+    assert [marked.nth(i).inner_text() for i in range(marked.count())] == scrabbles
+    final = state["final"]  # one final score everywhere: the players' boxes and «Resultado»
+    shown = [page.locator(f"#score-{seat}").inner_text() for seat in (0, 1)]
+    assert shown == [str(s) for s in final]
+    assert f"{final[0]} – " in over.inner_text()
     page.click("#show-analysis")
     page.locator("#analysis table").wait_for()
     assert page.locator("#analysis tr").count() == len(state["sheet"]) - len(
@@ -166,7 +178,7 @@ def test_two_browsers_challenges_exchange_and_reload(server, browser, tmp_path):
     other.click("#challenge")
     for p in pages.values():
         p.locator("#verdict.bad").wait_for()
-        assert p.locator("#verdict").inner_text() == "jugada no válida"
+        assert p.locator("#verdict-text").inner_text() == "jugada no válida"
     screenshot(other, "impugnacion-no-valida")
 
     # 2. the other player plays two tiles by clicking; the challenge fails
@@ -179,7 +191,7 @@ def test_two_browsers_challenges_exchange_and_reload(server, browser, tmp_path):
     first.click("#challenge")
     for p in pages.values():
         p.locator("#verdict.ok").wait_for()
-        assert p.locator("#verdict").inner_text() == "jugada correcta"
+        assert p.locator("#verdict-text").inner_text() == "jugada correcta"
 
     # 3. an exchange of two tiles through the dialog
     first.wait_for_function(READY)
@@ -535,7 +547,7 @@ def test_a_challenge_names_the_words_ticked(server, browser):  # art. 40, 42.1
     screenshot(page, "impugnar-algunas-palabras")
     page.click("#challenge")
     page.locator("#verdict.ok").wait_for()
-    assert page.locator("#verdict").inner_text() == "jugada correcta"
+    assert page.locator("#verdict-text").inner_text() == "jugada correcta"
     assert sent[-1]["action"] == "challenge" and sent[-1]["words"] == [c + d]
     state = page_state(page)
     assert state["board"][114] == c and state["board"][129] == d and state["pending"] is None

@@ -179,4 +179,4 @@ __all__ = ["main", "fail", "echo_json", "option", "argument", "Command", "Group"
            "Argument"]
 
 # Each module registers its commands on ``main`` (so they are imported after it).
-from . import core, engine, game, lexicon, web, words  # noqa: E402,F401
+from . import admin, core, duplicate, engine, game, lexicon, tournament, web, words  # noqa: E402,F401

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 
 import click
 
+from ..errors import AtrilError
 from ..i18n import N_, _
 from . import main, option
 
@@ -35,15 +38,38 @@ def serve(host: str, port: int, db: str | None, origins: tuple[str, ...], no_rat
 
     from ..web.app import create_app
 
+    shown = f"[{host}]" if ":" in host else host
+    sock = _listen(host, port, shown)
     app = create_app(db, origins=origins, rate_limits=not no_rate_limit, test_seeds=test_seeds)
     store = app.state.store
     where = "PostgreSQL" if store.shared else store.url.removeprefix("sqlite:///")
-    shown = f"[{host}]" if ":" in host else host
     click.echo(_("atril: abre {address} en el navegador  (partidas en {where})").format(
         address=f"http://{shown}:{port}/", where=where))
     if test_seeds:
         click.echo(_("atril: AVISO: semillas de prueba activadas; no juegues aquí partidas de "
                      "verdad"))
     sys.stdout.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=20,
-                ws_max_size=WS_MAX_BYTES)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                           ws_ping_interval=20, ws_max_size=WS_MAX_BYTES))
+    server.run(sockets=[sock])
+
+
+def _listen(host: str, port: int, shown: str) -> socket.socket:
+    """The server's socket, bound before anything is said (as uvicorn would bind it), so
+    that a port in use is told in the user's language, with what to do."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise AtrilError(_("el puerto {port} ya está en uso en {host} (¿hay otro atril "
+                               "serve abierto?): elige otro con --port, p. ej. atril serve "
+                               "--port {other}").format(port=port, host=shown,
+                                                        other=port + 1)) from None
+        raise AtrilError(_("no se puede escuchar en {host}:{port}: {error}").format(
+            host=shown, port=port, error=exc.strerror or exc)) from None
+    sock.set_inheritable(True)
+    return sock

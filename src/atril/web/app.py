@@ -11,20 +11,28 @@ uploads ``application/octet-stream``):
 - ``POST /api/lexicos``                       upload a word list (body: the text; ``?nombre=``)
 - ``POST /api/partidas``                      create a game → ``{"id", "token", "url",
   "invite"}``: the creator's token and page, and for a game against a person the invitation
-  link ``/partida/{id}?invitacion=CODE`` (null otherwise)
+  link ``/partida/{id}?invitacion=CODE`` (null otherwise); ``"rated": true`` asks for a rated
+  game (against a person, logged in)
 - ``POST /api/partidas/{id}/unirse``          ``{"invite": CODE}`` → ``{"token"}``, once; 409
   for every later claim
-- ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view (no ``t``: a spectator's)
+- ``GET  /api/partidas/{id}?t=TOKEN``         the seat's view (no ``t``: the seat of the
+  session's account, else a spectator's)
 - ``POST /api/partidas/{id}/accion``          ``{"t", "version", "action", ...}``: ``placed``
   (``[[square, tile], ...]``), ``move`` (``"H8 CASA"``) or ``tiles`` (an exchange); a
   ``challenge`` may name ``words`` (``["CASA"]``, some of the view's ``pending.words``; all
-  when absent, art. 40)
+  when absent, art. 40); ``resign`` (any time); ``abort`` (before the first move: the game is
+  deleted, every client gets ``{"type": "aborted"}``)
+- ``POST /api/partidas/{id}/revancha``        a seat of a finished game → ``{"id", "token",
+  "url"}``: the same game again, the other player starting
 - ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record, as much of it as the seat may know
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
+- ``GET  /api/partidas/{id}/repeticion``      a finished game move by move, for anyone
 - ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
   with an action (the POST body without the token) acts, answered ``done`` or ``error``. A bad
   link is closed with code 4000 + the HTTP status (4403, 4404), which the page shows and does
   not retry.
+- accounts (``accounts``), the lobby's seeks and games being played (``lobby``), profiles and
+  an account's games (``profiles``). Unknown addresses outside ``/api/`` get a page (404).
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -53,14 +61,18 @@ from ..i18n import N_, _, current, use
 from ..lexicon import BUNDLED, notice
 from ..ruleset import Ruleset
 from . import computer, judge, study
+from .accounts import AccountApi, Accounts
 from .analysis import analyse
-from .games import Changed, Games
+from .games import ABORT, Changed, Games
 from .guard import Guard, RateLimiter, origin_allowed
 from .language import Language, catalog, request_language
 from .lexicons import MAX_UPLOAD_BYTES, Lexicons
 from .live import Hub
-from .requests import COMPUTER, MAX_JSON_BYTES, ApiError, parse_json, read_body, require_type
-from .store import NotFound, open_store
+from .lobby import Lobby
+from .profiles import Profiles
+from .requests import COMPUTER, ApiError, parse_json, read_body, read_json, require_type
+from .store import NotFound, User, open_store
+from .views import replay_view
 from .watch import Watch, WatchSettings
 
 log = logging.getLogger("atril.web")
@@ -87,7 +99,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
     store = open_store(db)
     games = Games(store, Lexicons(store), test_seeds=settings.test_seeds)
     hub = Hub(store, games.render)
-    api = _Api(games, hub, settings)
+    accounts = AccountApi(Accounts(store))
+    api = _Api(games, hub, settings, accounts)
     watch = Watch(games, hub, api.computer, WatchSettings(
         **{f.name: getattr(settings, f.name) for f in fields(WatchSettings)}))
 
@@ -110,6 +123,9 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
     routes = [
         Route("/", _page("lobby.html")),
         Route("/partida/{game_id}", _page("game.html")),
+        Route("/partida/{game_id}/repeticion", _page("replay.html")),
+        Route("/mis-partidas", _page("mine.html")),
+        Route("/jugadores/{name}", _page("profile.html")),
         Route("/i18n/{lang}.json", catalog),
         Route("/api/opciones", api.options),
         Route("/api/lexicos", api.upload_lexicon, methods=["POST"]),
@@ -119,6 +135,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
         Route("/api/partidas/{game_id}/accion", api.action, methods=["POST"]),
         Route("/api/partidas/{game_id}/gcg", api.gcg),
         Route("/api/partidas/{game_id}/analisis", api.analysis),
+        Route("/api/partidas/{game_id}/revancha", api.rematch, methods=["POST"]),
+        Route("/api/partidas/{game_id}/repeticion", api.replay),
+        *accounts.routes(),
+        *Lobby(games, accounts).routes(),
+        *Profiles(store, accounts).routes(),
         WebSocketRoute("/ws/partidas/{game_id}", api.socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *_word_tools(),
@@ -161,10 +182,11 @@ def _page(name: str):
 class _Api:
     """Request handlers; the blocking work (database, engine) runs in the thread pool."""
 
-    def __init__(self, games: Games, hub: Hub, settings: Settings):
+    def __init__(self, games: Games, hub: Hub, settings: Settings, accounts: AccountApi):
         self.games = games
         self.hub = hub
         self.settings = settings
+        self.accounts = accounts
         self.tasks: set[asyncio.Task] = set()
 
     async def options(self, request: Request) -> Response:
@@ -184,8 +206,9 @@ class _Api:
                              "report": str(lexicon.report)}, status_code=201)
 
     async def create(self, request: Request) -> Response:
-        options = await _json(request)
-        game_id, token, invite = await run_in_threadpool(self.games.create, options)
+        options = await read_json(request)
+        user = await self.accounts.current(request)
+        game_id, token, invite = await run_in_threadpool(self.games.create, options, user)
         body = {"id": game_id, "token": token, "url": f"/partida/{game_id}?t={token}",
                 "invite": None if invite is None else f"/partida/{game_id}?invitacion={invite}"}
         if isinstance(options, dict) and options.get("mode", COMPUTER) == COMPUTER:
@@ -195,16 +218,17 @@ class _Api:
     async def join(self, request: Request) -> Response:
         """The invitee's page claims the second seat with the invitation code, once."""
         game_id = request.path_params["game_id"]
-        body = await _json(request)
+        body = await read_json(request)
         code = body.get("invite") if isinstance(body, dict) else None
-        token = await run_in_threadpool(self.games.claim, game_id, code)
+        user = await self.accounts.current(request)
+        token = await run_in_threadpool(self.games.claim, game_id, code, user)
         version, doc = await run_in_threadpool(self.games.store.load, game_id)
         await self.hub.publish(game_id, version, doc)
         return JSONResponse({"token": token}, status_code=201)
 
     async def state(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        version, doc, seat = await self._seat(game_id, request.query_params.get("t"))
+        version, doc, seat = await self._seat(request, game_id)
         view = (await run_in_threadpool(self.games.render, game_id, version, doc, full=True))(seat)
         return JSONResponse(view)
 
@@ -213,15 +237,18 @@ class _Api:
         storage and live updates included; the computer's reply comes later)."""
         start = time.perf_counter()
         game_id = request.path_params["game_id"]
-        body = await _json(request)
-        changed = await self._act(game_id, body)
+        body = await read_json(request)
+        user = await self.accounts.current(request)
+        if isinstance(body, dict) and body.get("action") == ABORT:
+            return JSONResponse(await self._abort(game_id, body, user))
+        changed = await self._act(game_id, body, user)
         view = self.games.render(game_id, changed.version, changed.doc)
-        response = JSONResponse(view(self.games.seat(changed.doc, body.get("t"))))
+        response = JSONResponse(view(self.games.seat(changed.doc, body.get("t"), user)))
         response.headers["Server-Timing"] = f"act;dur={(time.perf_counter() - start) * 1000:.2f}"
         return response
 
-    async def _act(self, game_id: str, body: Any) -> Changed:
-        changed = await run_in_threadpool(self.games.act, game_id, body)
+    async def _act(self, game_id: str, body: Any, user: User | None) -> Changed:
+        changed = await run_in_threadpool(self.games.act, game_id, body, user)
         await self._publish(game_id, changed)
         if changed.refusal is not None:  # the game ended on time as the player acted
             raise changed.refusal
@@ -229,11 +256,39 @@ class _Api:
             self._after(game_id)
         return changed
 
+    async def _abort(self, game_id: str, body: dict, user: User | None) -> dict:
+        await run_in_threadpool(self.games.abort, game_id, body, user)
+        await self.hub.deleted(game_id)
+        return {"type": "aborted"}
+
+    async def rematch(self, request: Request) -> Response:
+        """A seat of a finished game asks for the same game again (``{"t"}`` unless its
+        account's session speaks for it)."""
+        game_id = request.path_params["game_id"]
+        body = await read_json(request)
+        user = await self.accounts.current(request)
+        token = body.get("t") if isinstance(body, dict) else None
+        new_id, new_token, changed = await run_in_threadpool(
+            self.games.rematch, game_id, token, user)
+        await self._publish(game_id, changed)  # the other seat's view now offers it
+        self._after(new_id)  # the computer may start
+        return JSONResponse({"id": new_id, "token": new_token,
+                             "url": f"/partida/{new_id}?t={new_token}"}, status_code=201)
+
+    async def replay(self, request: Request) -> Response:
+        """A finished game move by move: anyone with its address."""
+        game_id = request.path_params["game_id"]
+        version, doc = await self._load(game_id)
+        game = await run_in_threadpool(self.games.game, game_id, version, doc)
+        if not game.is_over():
+            raise ApiError(409, _("la repetición se ve al terminar la partida"))
+        return JSONResponse(await run_in_threadpool(replay_view, doc, game))
+
     async def gcg(self, request: Request) -> Response:
         """The record: until the game is over, only what this seat may know (its own racks,
         the opponent's plays and scores, exchanges as a count, art. 25)."""
         game_id = request.path_params["game_id"]
-        version, doc, seat = await self._seat(game_id, request.query_params.get("t"))
+        version, doc, seat = await self._seat(request, game_id)
         game = await run_in_threadpool(self.games.game, game_id, version, doc)
         text = gcg.dumps(game, seat=seat if seat in (0, 1) else None)
         return PlainTextResponse(text, headers={
@@ -241,7 +296,7 @@ class _Api:
 
     async def analysis(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        version, doc, _seat = await self._seat(game_id, request.query_params.get("t"))
+        version, doc, _seat = await self._seat(request, game_id)
         game = await run_in_threadpool(self.games.game, game_id, version, doc)
         if not game.is_over():
             raise ApiError(409, _("el análisis se ve al terminar la partida"), "43")
@@ -259,7 +314,8 @@ class _Api:
         try:
             if not origin_allowed(ws.scope["headers"], self.settings.origins):
                 raise ApiError(403, _("conexión desde otro sitio web rechazada"))
-            version, doc, seat = await self._seat(game_id, token)
+            user = await self.accounts.current(ws)
+            version, doc, seat = await self._seat(ws, game_id)
         except ApiError as exc:
             await ws.close(code=4000 + exc.status, reason=_reason(exc.message))
             return
@@ -274,16 +330,20 @@ class _Api:
                 text = message.get("text")
                 if text == "ping":  # the page's keep-alive
                     continue
-                await ws.send_json(await self._socket_action(game_id, token, text))
+                reply = await self._socket_action(game_id, token, user, text)
+                if reply is not None:
+                    await ws.send_json(reply)
         except WebSocketDisconnect:
             pass
         finally:
             self.hub.leave(game_id, ws)
 
-    async def _socket_action(self, game_id: str, token: str | None, text: str | None) -> dict:
+    async def _socket_action(self, game_id: str, token: str | None, user: User | None,
+                             text: str | None) -> dict | None:
         """An action sent over the WebSocket (as the HTTP body, without the token): the new
         state reaches every client; the sender also gets ``done`` or ``error`` — a bad frame
-        is answered, never a reason to drop the socket."""
+        is answered, never a reason to drop the socket. An abort is told to every client,
+        the sender included, as ``aborted`` (None: nothing more to answer)."""
         start = time.perf_counter()
         try:
             if text is None:
@@ -291,7 +351,10 @@ class _Api:
             body = parse_json(text, N_("el mensaje"))
             if not isinstance(body, dict):
                 raise ApiError(400, _("se esperaba un objeto JSON"))
-            changed = await self._act(game_id, {**body, "t": token})
+            if body.get("action") == ABORT:
+                await self._abort(game_id, {"t": token}, user)
+                return None
+            changed = await self._act(game_id, {**body, "t": token}, user)
         except ApiError as exc:
             return {"type": "error", "status": exc.status, "error": exc.message,
                     "article": exc.article}
@@ -306,12 +369,18 @@ class _Api:
                 "server_ms": round((time.perf_counter() - start) * 1000, 2)}
 
     # -- helpers ------------------------------------------------------------------------------
-    async def _seat(self, game_id: str, token: str | None) -> tuple[int, dict, Any]:
+    async def _load(self, game_id: str) -> tuple[int, dict]:
         try:
-            version, doc = await run_in_threadpool(self.games.store.load, game_id)
+            return await run_in_threadpool(self.games.store.load, game_id)
         except NotFound:
             raise ApiError(404, _("no existe esa partida")) from None
-        return version, doc, self.games.seat(doc, token)
+
+    async def _seat(self, conn: HTTPConnection, game_id: str) -> tuple[int, dict, Any]:
+        """The game and the seat a request or WebSocket speaks for: its token's (``?t=``),
+        else its session's account's, else None (a spectator)."""
+        version, doc = await self._load(game_id)
+        user = await self.accounts.current(conn)
+        return version, doc, self.games.seat(doc, conn.query_params.get("t"), user)
 
     async def _publish(self, game_id: str, changed: Changed) -> None:
         await self.hub.publish(game_id, changed.version, changed.doc)
@@ -342,11 +411,6 @@ class _Api:
             await self._publish(game_id, changed)
 
 
-async def _json(request: Request) -> Any:
-    require_type(request, "application/json")
-    return parse_json(await read_body(request, MAX_JSON_BYTES))
-
-
 def _reason(message: str) -> str:
     """A WebSocket close reason: at most 123 bytes of UTF-8."""
     return message.encode()[:120].decode(errors="ignore")
@@ -365,8 +429,16 @@ async def _atril_error(request: Request, exc: Exception) -> Response:
     return _error(400, str(exc), getattr(exc, "article", None))
 
 
+#: the addresses whose answers are JSON, also when they do not exist.
+API_PREFIXES = ("/api/", "/juez/api/", "/estudio/api/")
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
+    """An unknown address: a page with a link to the lobby, or JSON under ``/api/``."""
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 404 and not request.url.path.startswith(API_PREFIXES):
+        return FileResponse(str(STATIC / "notfound.html"), status_code=404,
+                            media_type="text/html")
     text = {404: _("no existe esa página"), 405: _("método no permitido")}.get(
         exc.status_code, str(exc.detail))
     return _error(exc.status_code, text)

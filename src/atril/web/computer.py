@@ -11,7 +11,8 @@ from ..game import Game
 from ..i18n import _
 from ..lexicon import Lexicon
 
-DEFAULT_LEVEL = "greedy"
+#: what the lobby offers first: a fair opponent for a newcomer (short words, no scrabbles).
+DEFAULT_LEVEL = "intermedio"
 
 
 def levels() -> dict[str, str]:

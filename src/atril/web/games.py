@@ -3,16 +3,21 @@ stored.
 
 A stored document is ``{"meta": {...}, "game": Game.to_dict()}``. ``meta`` holds the mode
 (``computer``, ``remote``, ``local``), the SHA-256 of each seat's secret token, the SHA-256 of
-the invitation code of a remote game and whether it was used, the computer's seat and level,
-the clock settings of a game whose clock waits for the invited player, and the stretches of
-server downtime that no clock counted. Each action runs inside ``Store.update``: read, check,
-apply, write, in one transaction.
+the invitation code of a remote game, whether it was used and the account it is kept for (a
+rematch), the computer's seat and level, the clock settings of a game whose clock waits for the
+invited player, the stretches of server downtime that no clock counted, the accounts in the
+seats (``accounts``: seat → id, name, rating when seated), whether the game is ``rated`` and,
+once it is over, the ``ratings`` it gave, and the ``rematch`` asked for (the new game, who
+asked, and the link that claims its other seat). Each action runs inside ``Store.update``:
+read, check, apply, write, in one transaction; the ratings of a rated game change in the
+transaction that stores its ending, whatever ended it (a move, a resignation, the server's
+clock watch), once.
 
-Who may do what: a seat's token acts for that seat and sees its rack; the invitation code is
-exchanged once for the invitee's token; anyone else (no token) is a spectator who sees the
-board, the scores and the planilla. The bag is seeded here from ``secrets``; the seed leaves
-the server only once the game is over (a client-chosen seed is accepted only when the operator
-started the server with test seeds switched on).
+Who may do what: a seat's token acts for that seat and sees its rack, and so does the session
+of the account in that seat; the invitation code is exchanged once for the invitee's token;
+anyone else is a spectator who sees the board, the scores and the planilla. The bag is seeded
+here from ``secrets``; the seed leaves the server only once the game is over (a client-chosen
+seed is accepted only when the operator started the server with test seeds switched on).
 """
 
 from __future__ import annotations
@@ -26,23 +31,26 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import players
+from .. import players, rating
 from ..clock import Clock
 from ..errors import AtrilError, IllegalMoveError
 from ..game import SINGLE, VOID, Game
 from ..i18n import _, current
+from ..lexicon import Lexicon
 from ..referee import Referee, can_play
 from ..ruleset import Ruleset
 from . import computer
 from .lexicons import Lexicons
 from .requests import COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action, player_names
-from .store import Conflict, Index, NotFound, Store
+from .store import Conflict, Index, NotFound, Store, User
 from .views import BOTH, invite_open, seat_view, shared_view
 
-ACTIONS = ("play", "exchange", "pass", "accept", "challenge")
+ACTIONS = ("play", "exchange", "pass", "accept", "challenge", "resign")
+#: an action that deletes the game instead of changing it (before the first move).
+ABORT = "abort"
 CACHED_GAMES = 2000
 #: seconds a process has to make the computer's move before another may try (the computer's
 #: turn is also ``due`` at once after a restart).
@@ -64,12 +72,41 @@ class Changed:
     refusal: ApiError | None = None
 
 
-def _hash(token: str) -> str:
+@dataclass(frozen=True)
+class Setup:
+    """A new game as asked for, checked: what ``Games.start`` makes."""
+
+    mode: str
+    names: list[str]
+    ruleset: Ruleset
+    lexicon: Lexicon
+    challenge: str
+    clock: dict | None
+    level: str
+    rated: bool
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a secret (a seat's token, an invitation, a seek's key)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _new_secret() -> str:
+def new_secret() -> str:
     return secrets.token_urlsafe(18)  # 144 bits
+
+
+def seated(user: User) -> dict:
+    """An account as a seat's ``meta`` keeps it."""
+    return {"id": user.id, "name": user.name, "rating": user.rating}
+
+
+def with_name(names: list[str], seat: int, name: str) -> list[str]:
+    """``names`` with ``name`` in ``seat``, the other marked if it is the same."""
+    out = list(names)
+    out[seat] = name
+    if out[1 - seat] == name:
+        out[1 - seat] += " (2)"
+    return out
 
 
 class Games:
@@ -87,9 +124,28 @@ class Games:
         self._cache_lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------------
-    def create(self, options: dict) -> tuple[str, str, str | None]:
+    def create(self, options: dict, user: User | None = None) -> tuple[str, str, str | None]:
         """A new game from the lobby's options: its id, the creator's token (both seats' on one
-        device) and, for a game against a person, the invitation code for the other seat."""
+        device) and, for a game against a person, the invitation code for the other seat. The
+        account of a creator who is logged in takes seat 0 (not on one device)."""
+        setup = self.setup(options)
+        if setup.rated and (setup.mode != REMOTE or user is None):
+            raise ApiError(400, _("una partida puntuable es entre dos cuentas: elige jugar "
+                                  "contra una persona con la sesión iniciada"))
+        accounts = {}
+        if user is not None and setup.mode != LOCAL:
+            accounts["0"] = seated(user)
+            setup = replace(setup, names=with_name(setup.names, 0, user.name))
+        token = new_secret()
+        invite = new_secret() if setup.mode == REMOTE else None
+        game_id = self.start(setup, first=None, seed=self._seed(options),
+                             tokens={BOTH if setup.mode == LOCAL else "0": token_hash(token)},
+                             invite=None if invite is None else token_hash(invite),
+                             accounts=accounts)
+        return game_id, token, invite
+
+    def setup(self, options: object) -> Setup:
+        """The lobby's options, checked."""
         if not isinstance(options, dict):
             raise ApiError(400, _("se esperaba un objeto JSON con las opciones de la partida"))
         for key in ("mode", "level", "challenge", "ruleset", "lexicon"):
@@ -105,29 +161,42 @@ class Games:
         challenge = options.get("challenge", SINGLE)
         if challenge not in (SINGLE, VOID):
             raise ApiError(400, _("impugnación: «single» (FISE) o «void»"))
+        rated = options.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ApiError(400, _("«rated» es true (partida puntuable) o false"))
         try:
             ruleset = Ruleset.get(options.get("ruleset"))
             lexicon = self.lexicons.get(str(options.get("lexicon") or ruleset.lexicon))
         except AtrilError as exc:
             raise ApiError(400, str(exc)) from None
-        clock = clock_settings(options)
-        names = player_names(options, mode)
-        game = Game(names, ruleset=ruleset, seed=self._seed(options), first=None,
-                    challenge=challenge, lexicon=lexicon, can_play=can_play(lexicon),
-                    clock=Clock(**clock) if clock and mode != REMOTE else None)
-        token = _new_secret()
-        invite = _new_secret() if mode == REMOTE else None
+        return Setup(mode, player_names(options, mode), ruleset, lexicon, challenge,
+                     clock_settings(options), level, rated)
+
+    def start(self, setup: Setup, *, first: int | None, seed: int,
+              tokens: dict[str, str], invite: str | None, accounts: dict[str, dict],
+              kept_for: str | None = None) -> str:
+        """Store a new game: ``tokens`` are the seats' token hashes, ``invite`` the hash of
+        the invitation code of the seat left (its clock waits for it), ``kept_for`` the
+        account that alone may claim it. Its id."""
+        game = Game(setup.names, ruleset=setup.ruleset, seed=seed, first=first,
+                    challenge=setup.challenge, lexicon=setup.lexicon,
+                    can_play=can_play(setup.lexicon),
+                    clock=Clock(**setup.clock) if setup.clock and invite is None else None)
         meta: dict[str, Any] = {
-            "mode": mode, "tokens": {BOTH if mode == LOCAL else "0": _hash(token)},
-            "invite": None if invite is None else {"hash": _hash(invite), "used": False},
-            "computer": {"seat": 1, "level": level} if mode == COMPUTER else None,
-            "clock_waiting": clock if mode == REMOTE else None,
+            "mode": setup.mode, "tokens": tokens,
+            "invite": None if invite is None else {"hash": invite, "used": False,
+                                                   "account": kept_for},
+            "computer": ({"seat": 1, "level": setup.level} if setup.mode == COMPUTER
+                         else None),
+            "clock_waiting": setup.clock if invite is not None else None,
             "downtime": [],
+            "accounts": accounts,
+            "rated": setup.rated,
         }
         game_id = uuid.uuid4().hex[:12]
         doc = {"meta": meta, "game": game.to_dict()}
         self.store.create(game_id, doc, index(doc, game))
-        return game_id, token, invite
+        return game_id
 
     def _seed(self, options: dict) -> int:
         """The bag's seed: the server's secret; a client's only under test seeds (art. 7: the
@@ -142,34 +211,95 @@ class Games:
             raise ApiError(400, _("la semilla debe ser un número entero"))
         return seed
 
-    def claim(self, game_id: str, code: object) -> str:
+    def claim(self, game_id: str, code: object, user: User | None = None) -> str:
         """The invitee's page exchanges the invitation code for the second seat's token, once;
-        the clocks that waited for them start now."""
+        the clocks that waited for them start now. A logged-in invitee's account takes the
+        seat; a rated game's seat, or one kept for an account, needs that."""
         if not isinstance(code, str) or not code:
             raise ApiError(400, _("falta la invitación: {example}").format(
                 example='{"invite": "…"}'))
-        token = _new_secret()
+        token = new_secret()
 
         def change(doc: dict, version: int) -> Game:
             meta = doc["meta"]
             invite = meta.get("invite")
-            if invite is None or not hmac.compare_digest(_hash(code), invite["hash"]):
+            if invite is None or not hmac.compare_digest(token_hash(code), invite["hash"]):
                 raise ApiError(403, _("esta invitación no es de esta partida"))
             if invite["used"]:
                 raise ApiError(409, _("esta invitación ya se ha usado"))
+            accounts = meta.setdefault("accounts", {})
+            creator = accounts.get("0", {}).get("id")
+            kept_for = invite.get("account")
+            if kept_for is not None and (user is None or user.id != kept_for):
+                raise ApiError(403, _("esta revancha es para otra cuenta: inicia sesión con "
+                                      "la tuya"))
+            if meta.get("rated") and (user is None or user.id == creator):
+                raise ApiError(403, _("inicia sesión para jugar una partida puntuable"))
             invite["used"] = True
-            meta["tokens"]["1"] = _hash(token)
+            meta["tokens"]["1"] = token_hash(token)
             game = self._take(game_id, version, doc)
+            if user is not None and user.id != creator:
+                accounts["1"] = seated(user)
+                game.players = tuple(with_name(list(game.players), 1, user.name))
             waiting = meta.get("clock_waiting")
             if waiting:
                 game.clock = Clock(**waiting)
                 game.clock.start(game.player_to_move)
                 meta["clock_waiting"] = None
-                doc["game"] = game.to_dict()
+            doc["game"] = game.to_dict()
             return game
 
         self._update(game_id, None, change)
         return token
+
+    def rematch(self, game_id: str, token: object, user: User | None
+                ) -> tuple[str, str, Changed]:
+        """A new game after a finished one, asked for by a seat: the same mode, options and
+        players, and the player who did not start this one starts (art. 4). The asker takes
+        seat 0 (its account too); the other seat gets an invitation kept for its account, which
+        its view of this game shows (``rematch``). The new game's id, the asker's token and this
+        game as changed."""
+        version, doc = self._load(game_id)
+        seat = self.seat(doc, token, user)
+        if seat is None:
+            raise ApiError(403, _("solo quien jugó la partida puede pedir la revancha"))
+        old = self.game(game_id, version, doc)
+        if not old.is_over():
+            raise ApiError(409, _("la revancha se pide al terminar la partida"))
+        meta, data = doc["meta"], doc["game"]
+        mode = meta["mode"]
+        me = 0 if seat == BOTH else int(seat)
+        order = [me, 1 - me] if mode == REMOTE else [0, 1]
+        clock = data["clock"]
+        setup = Setup(mode, [old.players[p] for p in order], old.ruleset,
+                      self.lexicons.get(data["lexicon"]), old.challenge_mode,
+                      None if clock is None else {k: clock[k] for k in (
+                          "minutes", "mode", "turn_seconds", "game_minutes")},
+                      (meta["computer"] or {}).get("level", computer.DEFAULT_LEVEL),
+                      bool(meta.get("rated")))
+        accounts = meta.get("accounts") or {}
+        mine = self.store.user(accounts[str(me)]["id"]) \
+            if str(me) in accounts and mode != LOCAL else None
+        new_token = new_secret()
+        invite = new_secret() if mode == REMOTE else None
+        other = accounts.get(str(1 - me)) if mode == REMOTE else None
+
+        def change(doc: dict, version: int) -> Game:
+            if doc["meta"].get("rematch") is not None:
+                raise ApiError(409, _("ya se ha pedido la revancha de esta partida"))
+            new_id = self.start(
+                setup, first=order.index(1 - old.first), seed=secrets.randbits(63),
+                tokens={BOTH if mode == LOCAL else "0": token_hash(new_token)},
+                invite=None if invite is None else token_hash(invite),
+                accounts={} if mine is None else {"0": seated(mine)},
+                kept_for=None if other is None else other["id"])
+            doc["meta"]["rematch"] = {
+                "id": new_id, "by": me,
+                "url": None if invite is None else f"/partida/{new_id}?invitacion={invite}"}
+            return self.game(game_id, version, doc)
+
+        changed = self._update(game_id, version, change)
+        return changed.doc["meta"]["rematch"]["id"], new_token, changed
 
     # -- reading --------------------------------------------------------------------------------
     def game(self, game_id: str, version: int, doc: dict) -> Game:
@@ -214,14 +344,23 @@ class Games:
             self._cache.pop(game_id, None)
         return game
 
+    def _load(self, game_id: str) -> tuple[int, dict]:
+        try:
+            return self.store.load(game_id)
+        except NotFound:
+            raise ApiError(404, _("no existe esa partida")) from None
+
     @staticmethod
-    def seat(doc: dict, token: object) -> Seat:
-        """The seat a token speaks for (0, 1 or ``BOTH``); None (a spectator) without a token;
-        403 for a token of no seat."""
+    def seat(doc: dict, token: object, user: User | None = None) -> Seat:
+        """The seat a token speaks for (0, 1 or ``BOTH``; 403 for a token of no seat); without
+        a token, the seat of the logged-in ``user``'s account, else None (a spectator)."""
         if token is None or token == "":
+            for seat, account in (doc["meta"].get("accounts") or {}).items():
+                if user is not None and account["id"] == user.id:
+                    return int(seat)
             return None
         if isinstance(token, str):
-            digest = _hash(token)
+            digest = token_hash(token)
             for seat, stored in doc["meta"]["tokens"].items():
                 if hmac.compare_digest(digest, stored):
                     return seat if seat == BOTH else int(seat)
@@ -229,10 +368,11 @@ class Games:
                               "de la partida"))
 
     # -- acting ---------------------------------------------------------------------------------
-    def act(self, game_id: str, body: object) -> Changed:
-        """Check and make one player action; the request body is the client's JSON. If the
-        player's time had already run out (art. 35, 45.5) the ending is stored and the answer
-        is that refusal (``Changed.refusal``)."""
+    def act(self, game_id: str, body: object, user: User | None = None) -> Changed:
+        """Check and make one player action; the request body is the client's JSON, acting for
+        the seat of its token (``t``) or else of ``user``'s account. If the player's time had
+        already run out (art. 35, 45.5) the ending is stored and the answer is that refusal
+        (``Changed.refusal``)."""
         if not isinstance(body, dict):
             raise ApiError(400, _("se esperaba un objeto JSON"))
         action = body.get("action")
@@ -245,7 +385,7 @@ class Games:
         refusal: list[ApiError] = []
 
         def change(doc: dict, version: int) -> Game:
-            seat = self.seat(doc, body.get("t"))
+            seat = self.seat(doc, body.get("t"), user)
             if seat is None:
                 raise ApiError(403, _("quien mira la partida no puede jugar: falta la clave "
                                       "del asiento"))
@@ -269,6 +409,16 @@ class Games:
             game.check_time()
             refusal.append(_over(game))
             return game
+        if action == "resign":  # any time, whoever is to move: the resigner loses
+            if game.is_over():
+                raise _over(game)
+            game = self._take(game_id, version, doc)
+            loser = game.player_to_move if seat == BOTH else int(seat)
+            if game.pending is not None:
+                game.accept()  # a play waiting stands (art. 38), as in every ending
+            if not game.is_over():  # else it went out (45.4): that is the ending
+                game.end("resign", loser=loser)
+            return game
         _check_turn(game, doc, seat)
         act = parse_action(game, action, body)  # before touching the game
         game = self._take(game_id, version, doc)
@@ -281,6 +431,26 @@ class Games:
         except AtrilError as exc:
             raise ApiError(400, str(exc)) from None
         return game
+
+    def abort(self, game_id: str, body: object, user: User | None = None) -> None:
+        """Delete a game before anything happened in it (no turn, no play waiting), asked by a
+        seat: it never counts, for a rating or anything else."""
+        token = body.get("t") if isinstance(body, dict) else None
+
+        def check(doc: dict) -> None:
+            if self.seat(doc, token, user) is None:
+                raise ApiError(403, _("quien mira la partida no puede anularla"))
+            data = doc["game"]
+            if data["result"] is not None or data["history"] or data["pending"]:
+                raise ApiError(409, _("solo se puede anular una partida antes de la primera "
+                                      "jugada"))
+
+        try:
+            self.store.delete(game_id, check)
+        except NotFound:
+            raise ApiError(404, _("no existe esa partida")) from None
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
 
     def expire(self, game_id: str) -> Changed | None:
         """End the game if its time is up (art. 35 overtime loss, art. 45.5), asked by nobody:
@@ -359,11 +529,14 @@ class Games:
         result: dict[str, Game | None] = {}
 
         def run(doc: dict, version: int) -> tuple[None, Index]:
+            was_over = doc["game"]["result"] is not None
             game = change(doc, version)
             if game is None and optional:
                 raise _Nothing
             assert game is not None
             result["game"] = game
+            if game.is_over() and not was_over:
+                self._rate(game_id, doc, game)
             return None, index(doc, game)
 
         try:
@@ -385,15 +558,44 @@ class Games:
         return Changed(version, doc, game)
 
 
+    def _rate(self, game_id: str, doc: dict, game: Game) -> None:
+        """The ratings a rated game gives as it ends, inside the transaction that stores the
+        ending: both changes from the ratings before the game, each with its own K
+        (``atril.rating``); kept in ``meta["ratings"]`` and each account's history."""
+        meta = doc["meta"]
+        accounts = meta.get("accounts") or {}
+        if not meta.get("rated") or set(accounts) != {"0", "1"} or "ratings" in meta:
+            return
+        ids = [accounts["0"]["id"], accounts["1"]["id"]]
+        locked = {uid: self.store.user(uid, lock=True) for uid in sorted(ids)}  # a fixed order
+        users = [locked[uid] for uid in ids]
+        assert game.result is not None and users[0] is not None and users[1] is not None
+        winner = game.result.winner
+        ratings = []
+        for p in (0, 1):
+            me, them = users[p], users[1 - p]
+            assert me is not None and them is not None
+            score = 0.5 if winner is None else float(winner == p)
+            delta = rating.change(me.rating, them.rating, score, games=me.games)
+            ratings.append({"before": me.rating, "after": me.rating + delta, "change": delta})
+        for uid, rated in zip(ids, ratings):
+            self.store.rate(uid, game_id, rated["after"], rated["change"])
+        meta["ratings"] = ratings
+
+
 class _Nothing(Exception):
     """Nothing to change: roll back quietly."""
 
 
 # -- what the server must watch ----------------------------------------------------------------
 def index(doc: dict, game: Game) -> Index:
-    """The columns stored beside a game: finished, its lexicon, and when the server must look at
-    it unasked — at once if the computer is to act, else at the next clock deadline."""
-    return Index(game.is_over(), _due(doc, game), doc["game"]["lexicon"])
+    """The columns stored beside a game: finished, its lexicon, its mode, the accounts in its
+    seats, and when the server must look at it unasked — at once if the computer is to act,
+    else at the next clock deadline."""
+    meta = doc["meta"]
+    accounts = meta.get("accounts") or {}
+    return Index(game.is_over(), _due(doc, game), doc["game"]["lexicon"], meta["mode"],
+                 (accounts.get("0", {}).get("id"), accounts.get("1", {}).get("id")))
 
 
 def _due(doc: dict, game: Game) -> float | None:

@@ -11,6 +11,9 @@ WebSockets pass untouched).
 - A request that is not GET/HEAD/OPTIONS with an ``Origin`` header of another site is refused
   (403); the handlers also demand a JSON (or binary) content type, which another site cannot
   send without a CORS preflight that this server never grants.
+- Such a request that carries the session cookie must also carry the session's CSRF token in
+  the ``X-CSRF-Token`` header (``accounts.csrf_for``), or it is refused (403) before any
+  handler runs, whether the session is still alive or not.
 - Rate limits are token buckets per client address and kind of request; over the limit a
   request gets 429 with ``Retry-After``. Behind a reverse proxy the client address is the
   proxy's unless uvicorn is told to trust its ``X-Forwarded-For`` (``--forwarded-allow-ips``).
@@ -18,6 +21,7 @@ WebSockets pass untouched).
 
 from __future__ import annotations
 
+import hmac
 import json
 import math
 import re
@@ -26,10 +30,13 @@ import time
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp as App
 from starlette.types import Message, Receive, Scope, Send
 
 from ..i18n import _
+from .accounts import CSRF_HEADER, SESSION_COOKIE, csrf_for
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -50,6 +57,9 @@ RATE_LIMITS: dict[str, tuple[float, int]] = {
     "upload": (4, 3),     # word lists (each one is compiled)
     "search": (60, 20),   # study searches
     "judge": (120, 30),   # the judge page
+    "signup": (3, 3),     # new accounts (each hashes a password)
+    "login": (10, 5),     # log-ins and password changes: guesses of a password
+    "seek": (20, 10),     # lobby seeks
 }
 _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/partidas/?$"), "create"),
@@ -57,6 +67,10 @@ _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/lexicos/?$"), "upload"),
     ("GET", re.compile(r"^/estudio/api/"), "search"),
     ("POST", re.compile(r"^/juez/api/"), "judge"),
+    ("POST", re.compile(r"^/api/cuenta/alta$"), "signup"),
+    ("POST", re.compile(r"^/api/cuenta/(entrar|clave)$"), "login"),
+    ("POST", re.compile(r"^/api/busquedas/?$"), "seek"),
+    ("POST", re.compile(r"^/api/(busquedas/[^/]+/aceptar|partidas/[^/]+/revancha)$"), "create"),
 ]
 
 
@@ -112,6 +126,17 @@ def origin_allowed(headers: Iterable[tuple[bytes, bytes]], extra: Iterable[str] 
     return host is not None and urlsplit(origin).netloc == host
 
 
+def csrf_ok(scope: Scope) -> bool:
+    """No session cookie, or the header with that session's CSRF token (both read as the
+    handlers read them)."""
+    headers = Headers(scope=scope)
+    token = cookie_parser(headers.get("cookie", "")).get(SESSION_COOKIE)
+    if token is None:
+        return True
+    given = headers.get(CSRF_HEADER, "")
+    return hmac.compare_digest(given.encode(), csrf_for(token).encode())
+
+
 def kind_of(method: str, path: str) -> str | None:
     for want, pattern, kind in _KINDS:
         if method == want and pattern.match(path):
@@ -135,6 +160,11 @@ class Guard:
         if method not in SAFE_METHODS and not origin_allowed(scope["headers"], self.origins):
             await _refuse(send, 403, _("petición de otro sitio web rechazada: la partida solo "
                                        "acepta acciones de sus propias páginas"))
+            return
+        if method not in SAFE_METHODS and not csrf_ok(scope):
+            await _refuse(send, 403, _("falta la clave de seguridad de la sesión (cabecera "
+                                       "{header}) o no es la suya: recarga la página").format(
+                                           header=CSRF_HEADER))
             return
         kind = kind_of(method, path)
         if kind is not None and self.limiter is not None:

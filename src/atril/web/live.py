@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from ..i18n import current, use
-from .store import CHANNEL, NotFound, Store
+from .store import CHANNEL, DELETED, NotFound, Store
 
 log = logging.getLogger("atril.web")
 
@@ -82,9 +82,19 @@ class Hub:
             await asyncio.gather(*(self._send(game_id, ws, views[lang](seat))
                                    for ws, (seat, lang) in receivers))
 
-    async def _send(self, game_id: str, ws: WebSocket, message: dict) -> None:
+    async def deleted(self, game_id: str) -> None:
+        """The game was aborted (deleted): every client is told ``{"type": "aborted"}``, once
+        (with PostgreSQL the deleting process also hears its own notification)."""
+        clients = list(self.clients.pop(game_id, {}))
+        self.sent.pop(game_id, None)
+        self._locks.pop(game_id, None)
+        await asyncio.gather(*(self._send(game_id, ws, None) for ws in clients))
+
+    async def _send(self, game_id: str, ws: WebSocket, message: dict | None) -> None:
+        """A client's view (None: the game was aborted)."""
         try:
-            await ws.send_json({"type": "state", "state": message})
+            await ws.send_json({"type": "aborted"} if message is None
+                               else {"type": "state", "state": message})
         except Exception:  # a client that went away: forget it
             self.leave(game_id, ws)
 
@@ -99,7 +109,10 @@ class Hub:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     async for note in conn.notifies():
                         game_id, _, version = note.payload.rpartition(":")
-                        await self.publish(game_id, int(version))
+                        if version == DELETED:
+                            await self.deleted(game_id)
+                        else:
+                            await self.publish(game_id, int(version))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # database restarted: listen again shortly

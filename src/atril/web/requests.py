@@ -107,6 +107,20 @@ def parse_json(raw: bytes | str, what: str = BODY) -> Any:
     return value
 
 
+async def read_json(request: Request) -> Any:
+    """The JSON body of a state-changing request (``application/json``, bounded)."""
+    require_type(request, "application/json")
+    return parse_json(await read_body(request, MAX_JSON_BYTES))
+
+
+async def read_object(request: Request) -> dict:
+    """A JSON object body (400 for any other JSON value)."""
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, _("se esperaba un objeto JSON"))
+    return body
+
+
 def _depth(text: str) -> int:
     """The deepest nesting of brackets outside strings (checked before parsing, so a body of
     100,000 ``[`` costs a scan, not a recursion error)."""

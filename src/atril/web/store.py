@@ -2,14 +2,19 @@
 
 A game is one row: an id, a version number, a JSON document, and a few columns the server
 looks up without reading documents (``Index``: when it was created, last changed and finished,
-its lexicon, and ``due``, the moment the server must act on it unasked — the computer's turn or
-a clock deadline). Every change is a read-modify-write in one transaction that bumps the
-version; ``update`` refuses to write over a version other than the one it read (optimistic
-check), and also takes a row lock (PostgreSQL ``FOR UPDATE``, SQLite ``BEGIN IMMEDIATE``), so
-two simultaneous submissions can never both count.
+its lexicon, its mode, the accounts in its seats, and ``due``, the moment the server must act
+on it unasked — the computer's turn or a clock deadline). Every change is a read-modify-write
+in one transaction that bumps the version; ``update`` refuses to write over a version other
+than the one it read (optimistic check), and also takes a row lock (PostgreSQL ``FOR UPDATE``,
+SQLite ``BEGIN IMMEDIATE``), so two simultaneous submissions can never both count.
+
+Beside the games: accounts (``atril_users``: the name, an argon2 hash of the password, roles,
+the rating and how many rated games made it), sessions (``atril_sessions``: only the SHA-256 of
+each session's secret), the rating history (``atril_ratings``: one row per account and rated
+game, so a game can never be rated twice) and the lobby's open seeks (``atril_seeks``).
 
 The schema evolves by ordered migrations recorded in ``atril_schema`` (one row: the version
-reached). A small versioned table rather than Alembic: two dialects, three tables, no ORM, and
+reached). A small versioned table rather than Alembic: two dialects, a few tables, no ORM, and
 nothing else of SQLAlchemy's to carry; each migration runs once, in one transaction, under a
 lock, so servers starting together on one PostgreSQL database never apply it twice.
 """
@@ -21,6 +26,7 @@ import os
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,6 +38,8 @@ import platformdirs
 from ..i18n import _
 
 CHANNEL = "atril_games"
+#: what a notification says instead of a version when a game was deleted (aborted).
+DELETED = "deleted"
 _LOCK_KEY = 4242  # PostgreSQL advisory lock for migrations and the start-up check
 
 
@@ -47,14 +55,46 @@ class StoreError(RuntimeError):
     """The database cannot be used (a missing driver, a newer schema than this program)."""
 
 
+class Taken(LookupError):
+    """An account with that name (ignoring case) already exists."""
+
+
 @dataclass(frozen=True)
 class Index:
     """The columns kept beside a game's document: ``finished`` (it is over), ``due`` (epoch
-    seconds when the server must look at it unasked, or None) and its ``lexicon`` id."""
+    seconds when the server must look at it unasked, or None), its ``lexicon`` id, its
+    ``mode`` and the account ids in its two seats (``users``)."""
 
     finished: bool
     due: float | None
     lexicon: str | None
+    mode: str | None = None
+    users: tuple[str | None, str | None] = (None, None)
+
+
+@dataclass(frozen=True)
+class User:
+    """An account as stored: ``password`` is the argon2 hash; ``roles`` beyond ``player``;
+    ``games`` the rated games its ``rating`` comes from."""
+
+    id: str
+    name: str
+    password: str
+    roles: tuple[str, ...]
+    rating: float
+    games: int
+    created: float
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as the lists read it (profiles, my games, the games being played)."""
+
+    id: str
+    doc: dict
+    updated: float
+    finished: float | None
+    users: tuple[str | None, str | None]
 
 
 # -- migrations: (version, statements); a statement is SQL text or a function of the cursor ----
@@ -74,6 +114,14 @@ def _backfill_index(store: Store, cur: Any) -> None:
     cur.execute(store._sql("UPDATE atril_lexicons SET created = ?, used = ?"), (now, now))
 
 
+def _backfill_mode(store: Store, cur: Any) -> None:
+    """Games stored before version 3: their mode, from the document (no seat has an account)."""
+    cur.execute("SELECT id, doc FROM atril_games")
+    for game_id, text in cur.fetchall():
+        mode = json.loads(text).get("meta", {}).get("mode")
+        cur.execute(store._sql("UPDATE atril_games SET mode = ? WHERE id = ?"), (mode, game_id))
+
+
 MIGRATIONS: list[tuple[int, list[str | Callable[[Store, Any], None]]]] = [
     (1, ["CREATE TABLE IF NOT EXISTS atril_games ("
          " id TEXT PRIMARY KEY, version INTEGER NOT NULL, doc TEXT NOT NULL)",
@@ -91,8 +139,53 @@ MIGRATIONS: list[tuple[int, list[str | Callable[[Store, Any], None]]]] = [
          "CREATE INDEX atril_games_lexicon ON atril_games (lexicon)",
          "CREATE TABLE atril_server (name TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
          _backfill_index]),
+    (3, ["ALTER TABLE atril_games ADD COLUMN mode TEXT",
+         "ALTER TABLE atril_games ADD COLUMN user0 TEXT",
+         "ALTER TABLE atril_games ADD COLUMN user1 TEXT",
+         "CREATE INDEX atril_games_user0 ON atril_games (user0)",
+         "CREATE INDEX atril_games_user1 ON atril_games (user1)",
+         "CREATE INDEX atril_games_mode ON atril_games (mode, finished)",
+         "CREATE TABLE atril_users ("
+         " id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+         " password TEXT NOT NULL, roles TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+         " games INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)",
+         "CREATE TABLE atril_sessions ("
+         " id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES atril_users (id),"
+         " created DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION NOT NULL)",
+         "CREATE INDEX atril_sessions_user ON atril_sessions (user_id)",
+         "CREATE TABLE atril_ratings ("
+         " user_id TEXT NOT NULL REFERENCES atril_users (id), game_id TEXT NOT NULL,"
+         " at DOUBLE PRECISION NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+         " change DOUBLE PRECISION NOT NULL, PRIMARY KEY (user_id, game_id))",
+         "CREATE TABLE atril_seeks ("
+         " id TEXT PRIMARY KEY, key_hash TEXT NOT NULL, seat_hash TEXT NOT NULL,"
+         " user_id TEXT, name TEXT NOT NULL, rating DOUBLE PRECISION, options TEXT NOT NULL,"
+         " created DOUBLE PRECISION NOT NULL, seen DOUBLE PRECISION NOT NULL, game_id TEXT)",
+         _backfill_mode]),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+_USER = "id, name, password, roles, rating, games, created"
+_SEEK = "id, key_hash, seat_hash, user_id, name, rating, options, created, seen, game_id"
+
+
+def name_key(name: str) -> str:
+    """What makes two account names the same: NFC, ignoring case."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _user(row: Any) -> User:
+    return User(row[0], row[1], row[2], tuple(row[3].split()), float(row[4]), int(row[5]),
+                float(row[6]))
+
+
+def _seek(row: Any) -> dict:
+    return dict(zip(_SEEK.split(", "), row)) | {"options": json.loads(row[6])}
+
+
+def _stored(row: Any) -> StoredGame:
+    return StoredGame(row[0], json.loads(row[1]), row[2], row[3], (row[4], row[5]))
 
 
 def default_url() -> str:
@@ -126,9 +219,9 @@ class Store:
         with self._tx(write=True) as cur:
             cur.execute(self._sql(
                 "INSERT INTO atril_games (id, version, doc, created, updated, finished, due, "
-                "lexicon) VALUES (?, 1, ?, ?, ?, ?, ?, ?)"),
+                "lexicon, mode, user0, user1) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                 (game_id, json.dumps(doc), now, now, now if index.finished else None, index.due,
-                 index.lexicon))
+                 index.lexicon, index.mode, *index.users))
             if index.lexicon is not None:
                 cur.execute(self._sql("UPDATE atril_lexicons SET used = ? WHERE id = ?"),
                             (now, index.lexicon))
@@ -162,13 +255,54 @@ class Store:
             if index.finished:
                 finished = finished or now
             cur.execute(self._sql("UPDATE atril_games SET version = ?, doc = ?, updated = ?, "
-                                  "finished = ?, due = ? WHERE id = ? AND version = ?"),
+                                  "finished = ?, due = ?, mode = ?, user0 = ?, user1 = ? "
+                                  "WHERE id = ? AND version = ?"),
                         (version + 1, json.dumps(doc), now, finished if index.finished else None,
-                         index.due, game_id, version))
+                         index.due, index.mode, *index.users, game_id, version))
             if cur.rowcount != 1:
                 raise Conflict(version)
-            self._notify(cur, game_id, version + 1)
+            self._notify(cur, f"{game_id}:{version + 1}")
         return version + 1, doc, result
+
+    def delete(self, game_id: str, check: Callable[[dict], None]) -> None:
+        """Delete a game if ``check(doc)``, run under its row lock, does not raise."""
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("SELECT doc FROM atril_games WHERE id = ?" + self._lock),
+                        (game_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise NotFound(game_id)
+            check(json.loads(row[0]))
+            cur.execute(self._sql("DELETE FROM atril_games WHERE id = ?"), (game_id,))
+            self._notify(cur, f"{game_id}:{DELETED}")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One write transaction that the store calls made inside it join."""
+        with self._tx(write=True):
+            yield
+
+    def games_of(self, user_id: str, *, finished: bool | None = None,
+                 limit: int | None = None) -> list[StoredGame]:
+        """The games with ``user_id`` in a seat, the last changed first (``finished``: only
+        those over, or only those not over)."""
+        where = {None: "", True: " AND finished IS NOT NULL", False: " AND finished IS NULL"}
+        with self._tx() as cur:
+            cur.execute(self._sql(
+                "SELECT id, doc, updated, finished, user0, user1 FROM atril_games "
+                "WHERE (user0 = ? OR user1 = ?)" + where[finished] + " ORDER BY updated DESC"
+                + ("" if limit is None else f" LIMIT {int(limit)}")), (user_id, user_id))
+            return [_stored(row) for row in cur.fetchall()]
+
+    def live(self, since: float, limit: int) -> list[StoredGame]:
+        """Games between two people (mode ``remote``) not over and changed since ``since``,
+        the last changed first."""
+        with self._tx() as cur:
+            cur.execute(self._sql(
+                "SELECT id, doc, updated, finished, user0, user1 FROM atril_games "
+                "WHERE mode = 'remote' AND finished IS NULL AND updated >= ? "
+                "ORDER BY updated DESC LIMIT ?"), (since, limit))
+            return [_stored(row) for row in cur.fetchall()]
 
     def due(self, now: float, limit: int = 50) -> list[tuple[str, float]]:
         """Games whose ``due`` moment has come, soonest first: (id, due)."""
@@ -230,6 +364,142 @@ class Store:
             row = cur.fetchone()
         return (row[0], row[1]) if row else None
 
+    # -- accounts and sessions ------------------------------------------------------------------
+    def add_user(self, user: User) -> None:
+        """Store a new account; ``Taken`` when its name, ignoring case, is another's."""
+        try:
+            with self._tx(write=True) as cur:
+                cur.execute(self._sql("SELECT 1 FROM atril_users WHERE name_key = ?"),
+                            (name_key(user.name),))
+                if cur.fetchone() is not None:
+                    raise Taken(user.name)
+                cur.execute(self._sql(
+                    "INSERT INTO atril_users (id, name, name_key, password, roles, rating, games, "
+                    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                    (user.id, user.name, name_key(user.name), user.password, " ".join(user.roles),
+                     user.rating, user.games, user.created))
+        except self._duplicate:  # another process took the name at the same moment
+            raise Taken(user.name) from None
+
+    def user(self, user_id: str, *, lock: bool = False) -> User | None:
+        """An account by id (``lock``: held until the transaction ends)."""
+        with self._tx(write=lock) as cur:
+            cur.execute(self._sql(f"SELECT {_USER} FROM atril_users WHERE id = ?"
+                                  + (self._lock if lock else "")), (user_id,))
+            row = cur.fetchone()
+        return None if row is None else _user(row)
+
+    def user_named(self, name: str) -> User | None:
+        """An account by name, ignoring case."""
+        with self._tx() as cur:
+            cur.execute(self._sql(f"SELECT {_USER} FROM atril_users WHERE name_key = ?"),
+                        (name_key(name),))
+            row = cur.fetchone()
+        return None if row is None else _user(row)
+
+    def set_password(self, user_id: str, password: str, keep: str | None) -> None:
+        """A new password hash; every session of the account ends but ``keep``."""
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("UPDATE atril_users SET password = ? WHERE id = ?"),
+                        (password, user_id))
+            cur.execute(self._sql("DELETE FROM atril_sessions WHERE user_id = ? AND id <> ?"),
+                        (user_id, keep or ""))
+
+    def set_roles(self, user_id: str, roles: tuple[str, ...]) -> None:
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("UPDATE atril_users SET roles = ? WHERE id = ?"),
+                        (" ".join(roles), user_id))
+
+    def add_session(self, session_id: str, user_id: str, expires: float) -> None:
+        """A session (``session_id``: the hash of its secret) until ``expires``."""
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("INSERT INTO atril_sessions (id, user_id, created, expires) "
+                                  "VALUES (?, ?, ?, ?)"), (session_id, user_id, time.time(),
+                                                           expires))
+
+    def session_user(self, session_id: str, now: float) -> User | None:
+        """The account of a session not expired at ``now``."""
+        with self._tx() as cur:
+            cur.execute(self._sql(
+                "SELECT " + ", ".join("u." + c for c in _USER.split(", ")) + " FROM "
+                "atril_sessions s JOIN "
+                "atril_users u ON u.id = s.user_id WHERE s.id = ? AND s.expires > ?"),
+                (session_id, now))
+            row = cur.fetchone()
+        return None if row is None else _user(row)
+
+    def delete_session(self, session_id: str) -> None:
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("DELETE FROM atril_sessions WHERE id = ?"), (session_id,))
+
+    # -- ratings --------------------------------------------------------------------------------
+    def rate(self, user_id: str, game_id: str, rating: float, change: float) -> None:
+        """The account's new rating after a rated game, and its history row (the primary key
+        refuses a second one for the same game)."""
+        now = time.time()
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("UPDATE atril_users SET rating = ?, games = games + 1 "
+                                  "WHERE id = ?"), (rating, user_id))
+            cur.execute(self._sql("INSERT INTO atril_ratings (user_id, game_id, at, rating, "
+                                  "change) VALUES (?, ?, ?, ?, ?)"),
+                        (user_id, game_id, now, rating, change))
+
+    def rating_history(self, user_id: str) -> list[tuple[float, float, str]]:
+        """(when, rating after, game id) of every rated game of the account, oldest first."""
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT at, rating, game_id FROM atril_ratings "
+                                  "WHERE user_id = ? ORDER BY at"), (user_id,))
+            return [(r[0], r[1], r[2]) for r in cur.fetchall()]
+
+    # -- the lobby's seeks ----------------------------------------------------------------------
+    def add_seek(self, seek: dict) -> None:
+        """An open seek: ``id``, ``key_hash``, ``seat_hash``, ``user_id``, ``name``,
+        ``rating``, ``options`` (a dict)."""
+        now = time.time()
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql(
+                "INSERT INTO atril_seeks (id, key_hash, seat_hash, user_id, name, rating, "
+                "options, created, seen, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)"),
+                (seek["id"], seek["key_hash"], seek["seat_hash"], seek["user_id"], seek["name"],
+                 seek["rating"], json.dumps(seek["options"]), now, now))
+
+    def seeks(self, since: float) -> list[dict]:
+        """The open seeks whose seeker has looked since ``since``, oldest first."""
+        with self._tx() as cur:
+            cur.execute(self._sql(f"SELECT {_SEEK} FROM atril_seeks WHERE game_id IS NULL AND "
+                                  "seen >= ? ORDER BY created"), (since,))
+            return [_seek(row) for row in cur.fetchall()]
+
+    def seek(self, seek_id: str, *, seen: float | None = None, lock: bool = False
+             ) -> dict | None:
+        """A seek by id (``seen``: the seeker looks now; ``lock``: held until the transaction
+        ends)."""
+        with self._tx(write=lock or seen is not None) as cur:
+            if seen is not None:
+                cur.execute(self._sql("UPDATE atril_seeks SET seen = ? WHERE id = ?"),
+                            (seen, seek_id))
+            cur.execute(self._sql(f"SELECT {_SEEK} FROM atril_seeks WHERE id = ?"
+                                  + (self._lock if lock else "")), (seek_id,))
+            row = cur.fetchone()
+        return None if row is None else _seek(row)
+
+    def seek_accepted(self, seek_id: str, game_id: str) -> None:
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("UPDATE atril_seeks SET game_id = ? WHERE id = ?"),
+                        (game_id, seek_id))
+
+    def delete_seek(self, seek_id: str) -> None:
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("DELETE FROM atril_seeks WHERE id = ?"), (seek_id,))
+
+    def expire_sessions(self, now: float, seeks_unseen_since: float) -> None:
+        """Delete expired sessions and the seeks nobody has looked at since
+        ``seeks_unseen_since``."""
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("DELETE FROM atril_sessions WHERE expires <= ?"), (now,))
+            cur.execute(self._sql("DELETE FROM atril_seeks WHERE seen < ?"),
+                        (seeks_unseen_since,))
+
     # -- the server's own records ---------------------------------------------------------------
     def beat(self, now: float) -> float | None:
         """Record that a server is alive now; returns the previous heartbeat (None: first)."""
@@ -276,6 +546,7 @@ class Store:
 
     # -- dialect hooks --------------------------------------------------------------------------
     _lock = ""
+    _duplicate: type[Exception] | tuple[type[Exception], ...] = ()  # a unique key refused
 
     def _sql(self, text: str) -> str:
         return text
@@ -284,8 +555,8 @@ class Store:
         """Serialise with other processes for the rest of the transaction (PostgreSQL only;
         SQLite's ``BEGIN IMMEDIATE`` already does)."""
 
-    def _notify(self, cur: Any, game_id: str, version: int) -> None:
-        """Tell other processes (PostgreSQL only)."""
+    def _notify(self, cur: Any, payload: str) -> None:
+        """Tell other processes (PostgreSQL only): ``game_id:version`` or ``game_id:deleted``."""
 
     @contextmanager
     def _tx(self, write: bool = False) -> Iterator[Any]:
@@ -313,6 +584,8 @@ class Store:
 
 class SqliteStore(Store):
     """One file, one connection guarded by a lock (SQLite serialises writers anyway)."""
+
+    _duplicate = sqlite3.IntegrityError
 
     def __init__(self, path: str):
         self.url = f"sqlite:///{path}"
@@ -361,6 +634,9 @@ class PostgresStore(Store):
         except ImportError:
             raise StoreError(_("para usar PostgreSQL instala el extra: {command}").format(
                 command="pip install 'atril[postgresql]'")) from None
+        from psycopg.errors import UniqueViolation
+
+        self._duplicate = UniqueViolation
         self.url = url
         self._local = threading.local()
         self._pool = ConnectionPool(url, min_size=1, max_size=size, open=True,
@@ -374,8 +650,8 @@ class PostgresStore(Store):
     def _lock_all(self, cur: Any) -> None:
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
-    def _notify(self, cur: Any, game_id: str, version: int) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id}:{version}"))
+    def _notify(self, cur: Any, payload: str) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
     @contextmanager
     def _begin(self, write: bool) -> Iterator[Any]:

@@ -1,6 +1,7 @@
 """What one seat may see of a game, as JSON: never the opponent's rack nor the bag's order.
 
-The page draws everything from this view; the server sends it after every change.
+The page draws everything from this view; the server sends it after every change. A finished
+game's replay (``replay_view``) shows everything, as the full record does.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import time
 from .. import tiles as T
 from ..bag import unseen
 from ..board import PREMIUM_NAME
-from ..game import PLAY, Game, verdict
+from ..game import PLAY, Game, Turn, verdict
 from ..scoresheet import Scoresheet
 
 #: the tile table the page needs: letter → value, in alphabetical tile order.
@@ -37,13 +38,17 @@ def shared_view(game_id: str, version: int, doc: dict, game: Game) -> dict:
     bot = meta["computer"]
     over = game.is_over()
     sheet = Scoresheet.from_game(game)
+    pending = game.pending
     return {
         "id": game_id,
         "version": version,
         "mode": meta["mode"],
-        "players": [{"name": name, "score": game.scores[p],
-                     "computer": bot is not None and bot["seat"] == p,
-                     "rack_count": len(game.racks[p])} for p, name in enumerate(game.players)],
+        "players": [{**player(meta, game, p),
+                     "score": game.scores[p] - (pending.score if pending and pending.player == p
+                                                else 0),
+                     "rack_count": len(game.racks[p])} for p in (0, 1)],
+        "rated": bool(meta.get("rated")),
+        "final": list(game.result.scores) if game.result is not None else None,
         "board": [_SHOWN[t] for t in game.board.squares],
         "to_move": game.player_to_move,
         "bag": len(game.bag),
@@ -73,6 +78,8 @@ def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
     pending = game.pending
     can_act = (not game.is_over() and me == to_move and not shared["waiting_for_rival"]
                and not (bot is not None and bot["seat"] == to_move))
+    over = game.is_over()
+    rematch = meta.get("rematch")
     view = dict(shared)
     view.update({
         "seat": seat,
@@ -80,7 +87,13 @@ def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
         "rack": [T.tile_to_human(t) for t in game.racks[me]] if me is not None else [],
         "pending": _pending(game, me) if pending is not None else None,
         "can": {"play": can_act, "accept": can_act and pending is not None,
-                "exchange": can_act and len(game.bag) >= max(1, game.ruleset.exchange_min_bag)},
+                "exchange": can_act and len(game.bag) >= max(1, game.ruleset.exchange_min_bag),
+                "resign": seat is not None and not over and not shared["waiting_for_rival"],
+                "abort": (seat is not None and not over and not game.history
+                          and pending is None),
+                "rematch": seat is not None and over and rematch is None},
+        "rematch": (rematch["url"] if rematch is not None and seat in (0, 1)
+                    and seat != rematch["by"] else None),
         "unseen": _unseen(game, me),
         "clock": _clock(game),
     })
@@ -88,6 +101,43 @@ def seat_view(shared: dict, doc: dict, game: Game, seat: int | str | None, *,
         view["premiums"] = PREMIUMS
         view["values"] = TILE_VALUES
     return view
+
+
+def player(meta: dict, game: Game, p: int) -> dict:
+    """Who sits in seat ``p``: the name, whether it is the computer, the account and its
+    rating (after the game once a rated game has changed it, else as it was when seated)."""
+    bot = meta["computer"]
+    account = (meta.get("accounts") or {}).get(str(p))
+    ratings = meta.get("ratings")
+    shown = None if account is None else (
+        ratings[p]["after"] if ratings else account["rating"])
+    return {"name": game.players[p], "computer": bot is not None and bot["seat"] == p,
+            "account": None if account is None else account["name"],
+            "rating": None if shown is None else round(shown, 2)}
+
+
+def replay_view(doc: dict, game: Game) -> dict:
+    """A finished game move by move: each turn (``Turn.to_dict`` with its number ``n`` from
+    1, as on the planilla) with the board and the scores after it and the mover's rack before
+    it; a play left waiting by a resignation comes last, marked ``pending``. The game is
+    played again once from its record."""
+    again = game.position_at(0)
+    turns = []
+    for n, turn in enumerate(game.history, start=1):
+        again.replay(turn)
+        turns.append(_replayed(turn, n, again))
+    if game.pending is not None:
+        again.play(game.pending.move)
+        turns.append({**_replayed(game.pending, len(turns) + 1, again), "pending": True})
+    return {"players": [player(doc["meta"], game, p) for p in (0, 1)],
+            "ruleset": game.ruleset.name, "lexicon": doc["game"]["lexicon"],
+            "result": _result(game), "turns": turns,
+            "final": list(game.result.scores) if game.result is not None else None}
+
+
+def _replayed(turn: Turn, n: int, game: Game) -> dict:
+    return {**turn.to_dict(), "n": n, "board": [_SHOWN[t] for t in game.board.squares],
+            "scores": list(game.scores), "rack": [T.tile_to_human(t) for t in turn.rack]}
 
 
 def _pending(game: Game, me: int | None) -> dict:

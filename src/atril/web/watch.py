@@ -6,8 +6,8 @@
 - Server downtime is not charged to anyone's clock: every few seconds the server records that
   it is alive; on start, a gap longer than ``downtime_after`` since the last heartbeat is given
   back to every running clock and written on the game's planilla.
-- Abandoned games (unfinished and untouched for ``abandoned_days``) and uploaded word lists
-  nobody uses are deleted.
+- Abandoned games (unfinished and untouched for ``abandoned_days``), uploaded word lists
+  nobody uses, expired sessions and seeks nobody looks at are deleted.
 
 Each game row has a ``due`` moment (``games.index``). The watch looks for due games every
 ``tick`` seconds and takes each one with a lease (``Store.claim``), so with several server
@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .games import COMPUTER_LEASE, Changed, Games
 from .live import Hub
+from .lobby import SEEK_SECONDS
 
 log = logging.getLogger("atril.web")
 
@@ -91,6 +92,7 @@ class Watch:
                                             now - self.settings.unused_lexicon_days * day)
         if games or lexicons:
             log.info("caducadas: %d partidas abandonadas, %d listas sin uso", games, lexicons)
+        self.store.expire_sessions(now, now - SEEK_SECONDS)
 
     async def _wake_due(self, until: float) -> None:
         for game_id, due in await run_in_threadpool(self.store.due, until):

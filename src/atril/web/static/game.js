@@ -1,21 +1,25 @@
 // The game page: draws the server's view of this seat, lets the player place tiles (drag, click,
 // or typing), and sends actions. The server checks everything; this page only proposes.
 // The seat's token comes from the address (?t=), from this browser's memory, or from claiming
-// an invitation (?invitacion=); without one the page is a spectator's view. On one device the
-// rack stays covered until the person to move says they hold the device.
+// an invitation (?invitacion=); a logged-in player's seat needs none (the session says who
+// they are). Without either the page is a spectator's view. On one device the rack stays
+// covered until the person to move says they hold the device.
 "use strict";
 
-const ROWS = "ABCDEFGHIJKLMNO";
 const LETTERS = ["A", "B", "C", "CH", "D", "E", "F", "G", "H", "I", "J", "L", "LL", "M", "N", "Ñ",
   "O", "P", "Q", "R", "RR", "S", "T", "U", "V", "X", "Y", "Z"];
 const GAME_ID = location.pathname.split("/").pop();
 const TOKEN_KEY = `atril-token-${GAME_ID}`;
-const JSON_TYPE = { "Content-Type": "application/json" };
+const SETTINGS = { sound: ["atril-sonido", false], title: ["atril-aviso-titulo", true] };  // key, default
+const BINGO_BONUS = 50;    // art. 19
+const LETTER_TIMES = { "2L": 2, "3L": 3 };
+const WORD_TIMES = { "2W": 2, "3W": 3 };
 const $ = (id) => document.getElementById(id);
 
-let token = "";            // the seat's token ("" = a spectator)
+let token = "";            // the seat's token ("" = a spectator, or a seat the session holds)
 let state = null;          // the server's view
 let layout = null;         // the premium map and tile values (sent once, with the first view)
+let cells = [];            // the board's squares
 let received = 0;          // performance.now() when it arrived (clocks count from there)
 let order = [];            // rack indices in the order shown (shuffle is local)
 let placed = new Map();    // square → {index, letter}: tiles put on the board, not yet played
@@ -26,25 +30,33 @@ let seenVerdict = null;
 let challengeKey = null;   // the pending play whose words the challenge box lists
 let busy = false;
 let holder = null;         // one device: the player who said they hold it (null: nobody yet)
+let audio = null;          // the sound of the opponent's move, made once sound is switched on
+let titleBefore = null;    // the tab's title while it says «te toca»
 
 // -- talking to the server -------------------------------------------------------------------
+function actionPath() {
+  return `/api/partidas/${GAME_ID}/accion`;
+}
+
+// Who acts: the seat's token, or nothing when the session's account holds the seat.
+function seatField() {
+  return token ? { t: token } : {};
+}
+
+function actionBody(action, extra = {}) {
+  return { ...seatField(), version: state.version, action, ...extra };
+}
+
 async function send(action, extra = {}) {
-  if (busy) return;
+  if (busy) return false;
   busy = true;
+  hideToast();
   try {
-    const response = await fetch(`/api/partidas/${GAME_ID}/accion`, {
-      method: "POST", headers: JSON_TYPE,
-      body: JSON.stringify({ t: token, version: state.version, action, ...extra }) });
-    const data = await response.json();
-    if (!response.ok) {
-      toast(data.error + (data.article && !data.error.includes("art.") ? ` (art. ${data.article})` : ""));
-      if (response.status === 409) await refresh();
-      return false;
-    }
-    setState(data);
+    setState(await api(actionPath(), { json: actionBody(action, extra) }));
     return true;
   } catch (err) {
-    toast(t("Sin conexión con el servidor"));
+    if (err.status === 409) await refresh();  // first: a new position clears any message
+    toast(err.message);
     return false;
   } finally {
     busy = false;
@@ -53,10 +65,6 @@ async function send(action, extra = {}) {
 
 function withToken(path) {
   return token ? `${path}?t=${encodeURIComponent(token)}` : path;
-}
-
-async function answer(response) {
-  return response.json().catch(() => ({ error: response.statusText }));
 }
 
 // The seat's token: the address's, else this browser's, else the one an invitation gives.
@@ -74,42 +82,51 @@ async function seatToken() {
 // An invitation is good once: its token, or "" and a notice (then the page only watches).
 async function claim(invite) {
   try {
-    const response = await fetch(`/api/partidas/${GAME_ID}/unirse`, {
-      method: "POST", headers: JSON_TYPE, body: JSON.stringify({ invite }) });
-    const data = await answer(response);
-    if (response.ok) { localStorage.setItem(TOKEN_KEY, data.token); return data.token; }
-    if (response.status === 409) noticeText("esta invitación ya se ha usado");
-    else notice(data.error);
+    const data = await api(`/api/partidas/${GAME_ID}/unirse`, { json: { invite } });
+    localStorage.setItem(TOKEN_KEY, data.token);
+    return data.token;
   } catch (err) {
-    noticeText("Sin conexión con el servidor");
+    if (err.status === 409) noticeText("esta invitación ya se ha usado");
+    else notice(err.message);
   }
   return "";
 }
 
-async function getState() {
-  const response = await fetch(withToken(`/api/partidas/${GAME_ID}`));
-  return { status: response.status, data: await answer(response) };
+function getState() {
+  return api(withToken(`/api/partidas/${GAME_ID}`));
 }
 
 async function refresh() {
-  const { status, data } = await getState();
-  if (status !== 200) { $("status").textContent = data.error; return; }
-  setState(data);
+  try {
+    setState(await getState());
+  } catch (err) {
+    $("status").textContent = err.message;
+  }
 }
 
 // The first view; a token the server refuses leaves its message and a spectator's view.
 async function load() {
-  let { status, data } = await getState();
-  if (status === 403 && token) {
-    notice(data.error);
+  try {
+    setState(await seatOrSpectator());
+    return true;
+  } catch (err) {
+    notice(err.message);
+    return false;
+  }
+}
+
+async function seatOrSpectator() {
+  try {
+    const view = await getState();
+    if (view.seat !== null && token) localStorage.setItem(TOKEN_KEY, token);
+    return view;
+  } catch (err) {
+    if (err.status !== 403 || !token) throw err;
+    notice(err.message);
     if (localStorage.getItem(TOKEN_KEY) === token) localStorage.removeItem(TOKEN_KEY);
     token = "";
-    ({ status, data } = await getState());
+    return getState();
   }
-  if (status !== 200) { notice(data.error); return false; }
-  if (data.seat !== null) localStorage.setItem(TOKEN_KEY, token);
-  setState(data);
-  return true;
 }
 
 let socket = null;         // the live connection; the server speaks to it in the language it opened with
@@ -124,10 +141,11 @@ function connect(delay = 500) {
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") setState(message.state);
+    else if (message.type === "aborted") gameAborted();
   };
   ws.onclose = (event) => {
     clearInterval(ping);
-    if (ws !== socket) return;  // replaced by a connection in another language
+    if (ws !== socket) return;  // replaced by a connection in another language, or the game is gone
     if (event.code >= 4400 && event.code < 4500) { notice(event.reason); return; }  // a bad link
     $("status").textContent = t("Reconectando…");
     setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
@@ -137,6 +155,7 @@ function connect(delay = 500) {
 function setState(next) {
   if (next.premiums) layout = { premiums: next.premiums, values: next.values };
   if (state && next.version < state.version) return;
+  const turnCame = state !== null && !yourTurn(state) && yourTurn(next);
   const seatChanged = !state || state.me !== next.me;   // on one device: the other player's rack
   const rackChanged = seatChanged || state.rack.join() !== next.rack.join();
   const boardChanged = !state || state.version !== next.version;
@@ -145,32 +164,25 @@ function setState(next) {
   if (seatChanged) cursor = null;
   if (rackChanged) { order = next.rack.map((_, i) => i); clearPlacement(); }
   else if (boardChanged) { for (const sq of [...placed.keys()]) if (state.board[sq]) placed.delete(sq); }
+  if (boardChanged) hideToast();   // an old error says nothing of the new position
   render();
+  if (turnCame) signalTurn();
 }
 
-// -- drawing ------------------------------------------------------------------------------
-function tileEl(letter, { blank = false, value = null } = {}) {
-  const el = document.createElement("div");
-  const shown = letter === "?" ? "" : letter.toUpperCase();
-  el.className = "tile" + (shown.length === 2 ? " digraph" : "") + (blank || letter === "?" ? " blank" : "");
-  const v = value ?? (blank || letter === "?" ? 0 : layout.values[shown]);
-  el.innerHTML = `<span class="l">${shown}</span><span class="v">${v}</span>`;
-  el.dataset.letter = letter;
-  return el;
+// A seat's own turn in a game between two (not on one device): the opponent has just moved.
+function yourTurn(view) {
+  return view.mode !== "local" && view.seat !== null && view.can.play;
 }
 
-function buildBoard() {
-  const board = $("board");
-  for (let sq = 0; sq < 225; sq++) {
-    const cell = document.createElement("div");
-    cell.className = "sq";
-    cell.dataset.sq = sq;
-    cell.title = ROWS[Math.floor(sq / 15)] + (sq % 15 + 1);
-    board.appendChild(cell);
-    cell.addEventListener("click", () => squareClicked(sq));
-  }
-  for (let c = 1; c <= 15; c++) $("coords-top").insertAdjacentHTML("beforeend", `<span>${c}</span>`);
-  for (const r of ROWS) $("coords-side").insertAdjacentHTML("beforeend", `<span>${r}</span>`);
+// The game was aborted before its first move: nothing left to show.
+function gameAborted() {
+  const old = socket;
+  socket = null;
+  if (old) old.close();
+  localStorage.removeItem(TOKEN_KEY);
+  closeRackDialogs();
+  $("game").classList.add("hidden");
+  noticeText("La partida se ha anulado.");
 }
 
 // -- who looks: a player, a spectator, or (one device) someone who has not said who they are --
@@ -191,12 +203,14 @@ function closeRackDialogs() {
   $("exchange-picker").innerHTML = "";
 }
 
+// -- drawing ------------------------------------------------------------------------------
 function render() {
   if (!rackShown()) closeRackDialogs();
   renderPlayers();
   renderBoard();
   renderRack();
   renderStatus();
+  renderVerdict();
   renderSide();
   renderSeat();
 }
@@ -212,49 +226,70 @@ function renderSeat() {
     $("handoff-text").textContent = t("Pasa el dispositivo a {name}", { name });
     $("handoff-ok").textContent = t("Soy {name}: ver mi atril", { name });
   }
-  for (const id of ["rack", "controls", "hint"]) $(id).classList.toggle("hidden", !rackShown());
+  $("rack").classList.toggle("hidden", !rackShown());
+  for (const id of ["controls", "hint"]) $(id).classList.toggle("hidden", !rackShown() || Boolean(state.over));
   const can = state.can;
   $("play").disabled = !can.play || placed.size === 0;
   $("pass").disabled = !can.play;
   $("exchange").disabled = !can.exchange;
   $("recall").disabled = placed.size === 0;
+  $("resign").classList.toggle("hidden", !can.resign || handing);
+  $("abort").classList.toggle("hidden", !can.abort || handing);
+  $("settings").classList.toggle("hidden", state.seat === null || state.mode === "local");
 }
 
+// Each player: name (a link to the profile of an account, with its rating), clock and score —
+// the final score once the game is over, the winner marked — and, beside the score, what is not
+// in it yet: a play waiting to be accepted, or the tiles this player has placed but not played.
 function renderPlayers() {
   const box = $("players");
   box.innerHTML = "";
+  const over = state.over;
   state.players.forEach((p, i) => {
     const el = document.createElement("div");
-    el.className = "player" + (i === state.to_move && !state.over ? " to-move" : "");
-    const who = p.computer ? ` (${t("ordenador")})` : (i === state.me && state.mode !== "local" ? ` (${t("tú")})` : "");
-    el.innerHTML = `<span class="name"></span><span class="clock" id="clock-${i}"></span><span class="score">${p.score}</span>`;
-    el.querySelector(".name").textContent = p.name + who;
+    el.className = "player" + (i === state.to_move && !over ? " to-move" : "") + (over && over.winner === i ? " winner" : "");
+    el.innerHTML = `<span class="name"></span><span class="clock" id="clock-${i}"></span>`
+      + `<span class="score" id="score-${i}">${state.final ? state.final[i] : p.score}</span><span class="extra" id="extra-${i}"></span>`;
+    el.querySelector(".name").append(...playerName(p, i));
     box.appendChild(el);
   });
+  const extra = notYetCounted();
+  if (extra) $(`extra-${extra.player}`).textContent = extra.text;
   tick();
+}
+
+function playerName(p, i) {
+  const name = p.account ? Object.assign(document.createElement("a"), { href: profileUrl(p.account) }) : document.createElement("span");
+  name.textContent = p.name;
+  const parts = [name];
+  if (p.rating !== null) parts.push(` (${Math.round(p.rating)})`);
+  if (i === state.me && state.mode !== "local" && !p.computer) parts.push(` (${t("tú")})`);
+  if (state.over && state.over.winner === i) {
+    const won = document.createElement("span");
+    won.className = "won";
+    won.textContent = `★ ${t("gana")}`;
+    parts.push(" ", won);
+  }
+  return parts;
+}
+
+// Points not in a player's score: the pending play's, or the placed tiles' (the page's own count).
+function notYetCounted() {
+  if (state.over) return null;
+  if (state.pending) return { player: state.pending.player, text: `+${state.pending.score} ${t("por aceptar")}` };
+  const score = placed.size && canAct() ? provisionalScore() : null;
+  if (score === null) return null;
+  return { player: state.me, text: `+${score} ${t("provisional")}` };
 }
 
 function renderBoard() {
   const last = new Set(state.last ? state.last.squares : []);
-  document.querySelectorAll("#board .sq").forEach((cell) => {
-    const sq = Number(cell.dataset.sq);
-    const premium = layout.premiums[sq];
-    cell.className = "sq" + (premium ? " " + premium.toLowerCase().replace(/(\d)(\w)/, "$2$1") : "") + (sq === 112 && !state.board[sq] && !placed.has(sq) ? " star" : "");
-    cell.textContent = "";
-    cell.removeAttribute("data-arrow");
-    const onBoard = state.board[sq];
+  cells.forEach((cell, sq) => {
     const mine = placed.get(sq);
-    if (onBoard) {
-      const el = tileEl(onBoard, { blank: onBoard !== onBoard.toUpperCase() });
-      if (last.has(sq)) el.classList.add("last");
-      cell.appendChild(el);
-    } else if (mine) {
-      const el = tileEl(mine.letter, { blank: mine.blank });
-      el.classList.add("new");
-      cell.appendChild(el);
-    } else if (premium && sq !== 112) {
-      cell.textContent = LANG === "es" ? premium.replace("W", "P") : premium;
-    }
+    const tile = drawSquare(cell, sq, layout.premiums[sq], state.board[sq] || (mine && mine.letter), layout.values);
+    cell.removeAttribute("data-arrow");
+    if (tile && mine && !state.board[sq]) tile.classList.add("new");
+    else if (tile && last.has(sq)) tile.classList.add("last");
     if (cursor && cursor.sq === sq) { cell.classList.add("cursor"); cell.dataset.arrow = cursor.across ? "→" : "↓"; }
   });
 }
@@ -265,7 +300,7 @@ function renderRack() {
   if (!rackShown()) return;    // not hidden: absent
   const used = new Set([...placed.values()].map((p) => p.index));
   for (const i of order) {
-    const el = tileEl(state.rack[i]);
+    const el = tileElement(state.rack[i], layout.values);
     el.dataset.index = i;
     if (used.has(i)) el.classList.add("used");
     if (selected === i) el.classList.add("selected");
@@ -299,15 +334,33 @@ function renderStatus() {
   } else {
     status.textContent = t("Turno de {name}", { name: state.players[state.to_move].name });
   }
+}
+
+// A new verdict, for a few seconds: whose play was judged and by whom, then only «jugada
+// correcta» or «jugada no válida» (art. 40) — never which word.
+function renderVerdict() {
   const verdict = state.verdict;
   const box = $("verdict");
   if (verdict && seenVerdict !== null && verdict.turn !== seenVerdict) {
-    box.textContent = verdict.text;  // only «jugada correcta» or «jugada no válida» (art. 40)
+    $("verdict-who").textContent = `${verdictWho(verdict)}:`;
+    $("verdict-text").textContent = verdict.text;
     box.className = "verdict " + (verdict.valid ? "ok" : "bad");
     clearTimeout(box.timer);
-    box.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+    box.timer = setTimeout(() => box.classList.add("hidden"), 8000);
   }
   seenVerdict = verdict ? verdict.turn : -1;
+}
+
+function verdictWho(verdict) {
+  const play = state.sheet[verdict.turn].text.split(",")[0];  // the play, without the words named
+  const author = state.players[verdict.player];
+  const challenger = state.players[1 - verdict.player];
+  if (state.seat === null || state.mode === "local") {
+    return t("{challenger} ha impugnado la jugada {play} de {name}", { challenger: challenger.name, play, name: author.name });
+  }
+  if (verdict.player !== state.me) return t("Has impugnado la jugada {play} de {name}", { play, name: author.name });
+  if (challenger.computer) return t("El ordenador ha impugnado tu jugada {play}", { play });
+  return t("{name} ha impugnado tu jugada {play}", { name: challenger.name, play });
 }
 
 // The words the pending play formed, each with a box: the ones ticked are challenged, all at
@@ -340,19 +393,22 @@ function renderSide() {
   $("bag-count").textContent = state.bag;
   const covered = handingOver();   // what is unseen minus the bag would give the rack away
   $("unseen-box").classList.toggle("hidden", covered);
-  $("unseen").innerHTML = covered ? "" : Object.entries(state.unseen).map(([l, n]) => `<span>${l === "?" ? "?" : l}×${n}</span>`).join("");
+  $("unseen").innerHTML = covered ? "" : Object.entries(state.unseen).map(([l, n]) => `<span>${escapeHtml(l)}×${n}</span>`).join("");
+  renderSheet();
+  const invite = localStorage.getItem(`atril-invite-${GAME_ID}`);
+  $("invite-card").classList.toggle("hidden", !(invite && state.waiting_for_rival && state.seat === 0));
+  if (invite) { $("invite-link").href = invite; $("invite-link").textContent = invite; }
+  renderOver();
+  $("rated").textContent = state.rated ? t("Puntuable") : t("No puntuable");
+  $("ruleset").textContent = state.ruleset;
+}
+
+// The planilla: P, I and C-x in the points column, as it is filled in by hand; scrabbles marked.
+function renderSheet() {
   const sheet = $("sheet");
   const names = state.players.map((p) => p.name);
   sheet.innerHTML = `<tr><th>#</th><th>${t("Jugada")}</th><th class="num">${t("Puntos")}</th><th class="num">${escapeHtml(names[0])}</th><th class="num">${escapeHtml(names[1])}</th></tr>`;
-  for (const row of state.sheet) {
-    const tr = document.createElement("tr");
-    // P, I and C-x in the points column, as a planilla is filled in by hand
-    const points = row.mark ?? (row.number ? row.points : (row.points > 0 ? "+" : "") + row.points);
-    tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num"></td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
-    tr.children[1].textContent = row.text ? `${row.name}: ${row.text}` : row.name;
-    tr.children[2].textContent = points;
-    sheet.appendChild(tr);
-  }
+  for (const row of state.sheet) sheet.appendChild(sheetRow(row));
   for (const down of state.downtime) {  // server outages: written down, not charged to a clock
     const tr = document.createElement("tr");
     tr.className = "downtime";
@@ -363,29 +419,44 @@ function renderSide() {
   }
   const wrap = sheet.parentElement;
   wrap.scrollTop = wrap.scrollHeight;
-  const invite = localStorage.getItem(`atril-invite-${GAME_ID}`);
-  $("invite-card").classList.toggle("hidden", !(invite && state.waiting_for_rival && state.seat === 0));
-  if (invite) { $("invite-link").href = invite; $("invite-link").textContent = invite; }
+}
+
+function sheetRow(row) {
+  const tr = document.createElement("tr");
+  const points = row.mark ?? (row.number ? row.points : (row.points > 0 ? "+" : "") + row.points);
+  tr.innerHTML = `<td>${row.number || ""}</td><td></td><td class="num"></td><td class="num">${row.totals[0]}</td><td class="num">${row.totals[1]}</td>`;
+  tr.children[1].textContent = row.text ? `${row.name}: ${row.text}` : row.name;
+  tr.children[2].textContent = points;
+  if (row.number && row.mark === null && isScrabble(row.text)) {
+    tr.classList.add("scrabble");
+    tr.children[1].insertAdjacentHTML("beforeend", ` <span class="badge">${t("scrabble")}</span>`);
+  }
+  return tr;
+}
+
+// The end: the one final score (after the rack adjustments) with the winner, why, and what
+// comes next — the record, the replay, the analysis, a rematch.
+function renderOver() {
   const over = state.over;
   $("over").classList.toggle("hidden", !over);
-  if (over) {
-    const winner = over.winner === null ? t("empate") : t("gana {name}", { name: over.winner_name });
-    const adjustments = state.sheet.filter((r) => r.number === 0)
-      .map((r) => `${r.name}: ${r.points > 0 ? "+" : ""}${r.points}, ${r.text}`);
-    $("over-text").innerHTML = `<p><b>${t("Resultado")}:</b> ${escapeHtml(over.players[0])} ${over.scores[0]} – ${escapeHtml(over.players[1])} ${over.scores[1]}, ${escapeHtml(winner)}</p>`
-      + `<p><b>${t("Motivo")}:</b> ${escapeHtml(over.text)} (art. ${over.article})</p>`
-      + (adjustments.length ? `<p><b>${t("Ajustes")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "")
-      + `<p class="seed">${t("Semilla de la bolsa (para comprobar los sorteos)")}: <code>${escapeHtml(over.seed)}</code></p>`;
-    $("gcg").href = withToken(`/api/partidas/${GAME_ID}/gcg`);
-  }
+  $("rematch-card").classList.toggle("hidden", !(over && state.rematch));
+  if (!over) return;
+  const final = state.final || over.scores;
+  const winner = over.winner === null ? t("empate") : t("gana {name}", { name: over.winner_name });
+  const adjustments = state.sheet.filter((r) => r.number === 0)
+    .map((r) => `${r.name}: ${r.points > 0 ? "+" : ""}${r.points}, ${r.text}`);
+  $("over-text").innerHTML = `<p><b>${t("Resultado")}:</b> ${escapeHtml(over.players[0])} ${final[0]} – ${escapeHtml(over.players[1])} ${final[1]}, ${escapeHtml(winner)}</p>`
+    + `<p><b>${t("Motivo")}:</b> ${escapeHtml(over.text)}${over.article ? ` (art. ${over.article})` : ""}</p>`
+    + (adjustments.length ? `<p><b>${t("Ajustes")}:</b><br>${adjustments.map(escapeHtml).join("<br>")}</p>` : "")
+    + `<p class="seed">${t("Semilla de la bolsa (para comprobar los sorteos)")}: <code>${escapeHtml(over.seed)}</code></p>`;
+  $("gcg").href = withToken(`/api/partidas/${GAME_ID}/gcg`);
+  $("replay").href = `/partida/${GAME_ID}/repeticion`;
+  $("rematch").classList.toggle("hidden", !state.can.rematch);
+  if (state.rematch) $("rematch-link").href = state.rematch;
 }
 
 function clockTime(epoch) {
   return new Date(epoch * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
-}
-
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
 // -- clocks: the server's reading, counted down locally from when it arrived ----------------
@@ -415,6 +486,56 @@ function tick() {
     el.textContent = text;
     el.classList.toggle("running", running);
   }
+}
+
+// -- the running score of the tiles placed (art. 13–19), before the server counts them ------
+// What the placed tiles would score if every word they make is good; null when they are not in
+// one line without gaps. The server's count, once played, is the one that stands.
+function provisionalScore() {
+  const squares = [...placed.keys()].sort((a, b) => a - b);
+  const across = squares.length > 1 ? sameRow(squares) : lineThrough(squares[0], 1).length > 1;
+  if (squares.length > 1 && !across && !squares.every((sq) => sq % 15 === squares[0] % 15)) return null;
+  const main = lineThrough(squares[0], across ? 1 : 15);
+  if (!squares.every((sq) => main.includes(sq))) return null;
+  let total = main.length > 1 ? wordScore(main) : 0;
+  for (const sq of squares) {
+    const cross = lineThrough(sq, across ? 15 : 1);
+    if (cross.length > 1) total += wordScore(cross);
+  }
+  return total + (squares.length === RACK_SIZE ? BINGO_BONUS : 0);
+}
+
+function sameRow(squares) {
+  return squares.every((sq) => Math.floor(sq / 15) === Math.floor(squares[0] / 15));
+}
+
+function occupied(sq) {
+  return Boolean(state.board[sq]) || placed.has(sq);
+}
+
+// The squares of the word through `sq` along `step` (1 across, 15 down), `sq` alone if none.
+function lineThrough(sq, step) {
+  const inLine = (a, b) => step === 15 || Math.floor(a / 15) === Math.floor(b / 15);
+  let start = sq;
+  while (start - step >= 0 && inLine(start - step, sq) && occupied(start - step)) start -= step;
+  const line = [];
+  for (let s = start; s < 225 && inLine(s, sq) && occupied(s); s += step) line.push(s);
+  return line;
+}
+
+// Letter premiums, then word premiums, only under the new tiles (art. 13–17); a blank is 0.
+function wordScore(line) {
+  let sum = 0;
+  let times = 1;
+  for (const sq of line) {
+    const tile = placed.get(sq);
+    const letter = tile ? tile.letter : state.board[sq];
+    const premium = tile ? layout.premiums[sq] : "";
+    const value = letter === letter.toUpperCase() ? layout.values[letter] : 0;
+    sum += value * (LETTER_TIMES[premium] || 1);
+    times *= WORD_TIMES[premium] || 1;
+  }
+  return sum * times;
 }
 
 // -- placing tiles -------------------------------------------------------------------------
@@ -497,13 +618,28 @@ function backspace() {
   render();
 }
 
-document.addEventListener("keydown", (event) => {
+// Typing places tiles; Enter plays, Escape takes them back; Space shuffles, Shift+C exchanges,
+// Shift+P passes (after asking).
+function keyPressed(event) {
   if (!state || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "Enter") { event.preventDefault(); playPlaced(); }
+  if (event.target.closest("input, select, textarea")) return;
+  const shortcut = SHORTCUTS[(event.shiftKey ? "Shift+" : "") + event.key.toUpperCase()];
+  if (shortcut) { event.preventDefault(); shortcut(); }
+  else if (event.key === "Enter") { event.preventDefault(); playPlaced(); }
   else if (event.key === "Escape") { recall(); }
   else if (event.key === "Backspace") { event.preventDefault(); backspace(); }
   else if (/^[a-zñA-ZÑ]$/.test(event.key)) { typeLetter(event.key); }
-});
+}
+
+const SHORTCUTS = {
+  " ": () => rackShown() && shuffle(),
+  "Shift+C": () => state.can.exchange && canAct() && openExchange(),
+  "Shift+P": () => canAct() && passAsked(),
+};
+
+async function passAsked() {
+  if (await confirmAction(t("¿Pasas el turno?"), t("Pasar"))) await send("pass");
+}
 
 // -- drag and drop (pointer events: mouse, touch and pen alike) -----------------------------
 function startDrag(event, index) {
@@ -513,6 +649,7 @@ function startDrag(event, index) {
   let ghost = null;
   let target = null;
   tile.setPointerCapture(event.pointerId);
+  document.body.classList.add("dragging");   // no page text is selected on the way
   const move = (e) => {
     if (!ghost && Math.hypot(e.clientX - from.x, e.clientY - from.y) < 6) return;
     if (!ghost) { ghost = tile.cloneNode(true); ghost.classList.add("drag-ghost"); document.body.appendChild(ghost); }
@@ -526,6 +663,7 @@ function startDrag(event, index) {
     tile.removeEventListener("pointermove", move);
     tile.removeEventListener("pointerup", up);
     tile.removeEventListener("pointercancel", up);
+    document.body.classList.remove("dragging");
     if (target) target.classList.remove("drop-target");
     if (!ghost) {                       // a click: select, or unselect
       selected = selected === index ? null : index;
@@ -566,7 +704,7 @@ function openExchange() {
   const picker = $("exchange-picker");
   picker.innerHTML = "";
   for (const i of order) {
-    const el = tileEl(state.rack[i]);
+    const el = tileElement(state.rack[i], layout.values);
     el.dataset.index = i;
     el.addEventListener("click", () => el.classList.toggle("chosen"));
     picker.appendChild(el);
@@ -598,12 +736,40 @@ function shuffle() {
   render();
 }
 
+async function resign() {
+  if (await confirmAction(t("¿Abandonas la partida? Cuenta como derrota."), t("Abandonar"))) await send("resign");
+}
+
+// Before the first move a game can be called off: it is deleted, and counts for nothing.
+async function abortGame() {
+  if (!await confirmAction(t("¿Anulas la partida? Se borra y no cuenta."), t("Anular la partida"))) return;
+  try {
+    await api(actionPath(), { json: actionBody("abort") });
+    gameAborted();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// A new game with the same players and options, the other one starting (art. 4).
+async function rematch() {
+  try {
+    location.href = (await api(`/api/partidas/${GAME_ID}/revancha`, { json: seatField() })).url;
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
 async function showAnalysis() {
-  const response = await fetch(withToken(`/api/partidas/${GAME_ID}/analisis`));
-  const data = await response.json();
   const box = $("analysis");
   box.classList.remove("hidden");
-  if (!response.ok) { box.textContent = data.error; return; }
+  let data;
+  try {
+    data = await api(withToken(`/api/partidas/${GAME_ID}/analisis`));
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
   const rows = data.turns.map((turn) => {
     const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score}`
       + (b.equity !== b.score ? `; ${t("valor")} ${b.equity}` : "") + ")").join("<br>") || "—";
@@ -614,7 +780,49 @@ async function showAnalysis() {
   box.innerHTML = data.turns.length ? `<h3>${t("Análisis")}</h3><table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th></tr>${rows}</table>` : t("Sin datos de análisis.");
 }
 
-// A lasting message above the board: the server's (notice), or a string of ours that follows the
+// -- the opponent has moved: a sound (if chosen) and the tab's title (if the tab is not seen) --
+function setting(name) {
+  const [key, fallback] = SETTINGS[name];
+  const kept = localStorage.getItem(key);
+  return kept === null ? fallback : kept === "1";
+}
+
+function settingBox(name, box) {
+  box.checked = setting(name);
+  box.addEventListener("change", () => {
+    localStorage.setItem(SETTINGS[name][0], box.checked ? "1" : "0");
+    if (name === "sound" && box.checked) beep();   // made by a click: the browser lets it play
+  });
+}
+
+function signalTurn() {
+  if (setting("sound")) beep();
+  if (setting("title") && document.hidden && titleBefore === null) {
+    titleBefore = document.title;
+    document.title = `● ${t("Te toca")} · ${titleBefore}`;
+  }
+}
+
+function titleSeen() {
+  if (document.hidden || titleBefore === null) return;
+  document.title = titleBefore;
+  titleBefore = null;
+}
+
+function beep() {
+  audio = audio || new AudioContext();
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.frequency.value = 660;
+  gain.gain.setValueAtTime(0.2, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+  tone.connect(gain).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.35);
+}
+
+// -- messages ------------------------------------------------------------------------------
+// A lasting message above the game: the server's (notice), or a string of ours that follows the
 // language (noticeText).
 function notice(text) {
   const el = $("notice");
@@ -633,23 +841,33 @@ function toast(text) {
   el.textContent = text;
   el.classList.remove("hidden");
   clearTimeout(el.timer);
-  el.timer = setTimeout(() => el.classList.add("hidden"), 5000);
+  el.timer = setTimeout(hideToast, 5000);
+}
+
+function hideToast() {
+  $("toast").classList.add("hidden");
+}
+
+// A question before what cannot be undone: resolves true if the player says yes.
+function confirmAction(question, yes) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
 }
 
 // Another language: our strings at once, the server's with the next view (a new connection, as
 // the server speaks to each in the language it opened with).
-async function changeLang(lang) {
-  await setLang(lang);
+async function languageChanged() {
   if (state) render();
   if (socket) { const old = socket; connect(); old.close(); }
 }
 
-async function init() {
-  await i18nReady;
-  const lang = $("lang");
-  lang.value = LANG;
-  lang.addEventListener("change", () => changeLang(lang.value));
-  buildBoard();
+function listen() {
   $("play").addEventListener("click", playPlaced);
   $("recall").addEventListener("click", recall);
   $("shuffle").addEventListener("click", shuffle);
@@ -658,10 +876,27 @@ async function init() {
   $("exchange-do").addEventListener("click", doExchange);
   $("exchange-cancel").addEventListener("click", () => $("exchange-dialog").close());
   $("blank-cancel").addEventListener("click", () => $("blank-dialog").close());
+  $("confirm-yes").addEventListener("click", () => $("confirm-dialog").close("yes"));
+  $("confirm-no").addEventListener("click", () => $("confirm-dialog").close("no"));
   $("accept").addEventListener("click", () => send("accept"));
   $("challenge").addEventListener("click", () => send("challenge", { words: challengedWords() }));
   $("show-analysis").addEventListener("click", showAnalysis);
+  $("resign").addEventListener("click", resign);
+  $("abort").addEventListener("click", abortGame);
+  $("rematch").addEventListener("click", rematch);
+  $("toast").addEventListener("click", hideToast);
   $("handoff-ok").addEventListener("click", () => { holder = state.to_move; render(); });
+  settingBox("sound", $("sound-setting"));
+  settingBox("title", $("title-setting"));
+  document.addEventListener("visibilitychange", titleSeen);
+  document.addEventListener("keydown", keyPressed);
+}
+
+async function init() {
+  await languageSelector(languageChanged);
+  headerAccount();
+  cells = buildBoard($("board-wrap"), squareClicked);
+  listen();
   setInterval(tick, 250);
   start().catch(() => noticeText("Sin conexión con el servidor"));
 }

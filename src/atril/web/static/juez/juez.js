@@ -37,18 +37,9 @@
       return;
     }
     try {
-      const response = await fetch("api/juzgar", {
-        method: "POST", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify({palabras: words, lexico: lexicon}),
-      });
-      const result = await response.json();
-      if (!response.ok) {
-        notice.textContent = result.error || t("No se ha podido juzgar.");
-        return;
-      }
-      show(result);
+      show(await api("api/juzgar", { json: { palabras: words, lexico: lexicon } }));
     } catch (err) {
-      notice.textContent = t("Sin conexión con el servidor.");
+      notice.textContent = err.message;
     }
   });
   verdict.addEventListener("click", clear);
