@@ -113,6 +113,9 @@ def test_unrated_games_and_games_against_the_computer_change_no_rating(client):
     r = Player(client).post("/api/partidas", {"mode": "remote", "lexicon": lexicon,
                                               "rated": True})
     assert_error(r, 400)  # a guest cannot ask for a rated game
+    r = ana.post("/api/partidas", {"mode": "remote", "lexicon": lexicon, "rated": True,
+                                   "ruleset": "LIBRE"})
+    assert "no es puntuable" in assert_error(r, 400)["error"]  # the casual ruleset (art. 43)
     assert_error(ana.post("/api/partidas", {"mode": "remote", "rated": "sí"}), 400)
     r = ana.post("/api/partidas", {"mode": "computer", "lexicon": lexicon, "seed": 3})
     computer_game = r.json()["id"]

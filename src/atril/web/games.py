@@ -122,6 +122,9 @@ class Games:
         #: last.
         self._cache: OrderedDict[str, list] = OrderedDict()
         self._cache_lock = threading.Lock()
+        #: called as ``hook(game_id, doc, game)`` when a game ends, inside the transaction that
+        #: stores the ending (a tournament posts the result: ``web/tournaments.py``).
+        self.ended: list[Callable[[str, dict, Game], None]] = []
 
     # -- creating -------------------------------------------------------------------------------
     def create(self, options: dict, user: User | None = None) -> tuple[str, str, str | None]:
@@ -169,12 +172,15 @@ class Games:
             lexicon = self.lexicons.get(str(options.get("lexicon") or ruleset.lexicon))
         except AtrilError as exc:
             raise ApiError(400, str(exc)) from None
+        if rated and ruleset.casual:
+            raise ApiError(400, _("una partida con el reglamento libre no es puntuable: elige un "
+                                  "reglamento de FISE o FILE"))
         return Setup(mode, player_names(options, mode), ruleset, lexicon, challenge,
                      clock_settings(options), level, rated)
 
     def start(self, setup: Setup, *, first: int | None, seed: int,
               tokens: dict[str, str], invite: str | None, accounts: dict[str, dict],
-              kept_for: str | None = None) -> str:
+              kept_for: str | None = None, tournament: dict | None = None) -> str:
         """Store a new game: ``tokens`` are the seats' token hashes, ``invite`` the hash of
         the invitation code of the seat left (its clock waits for it), ``kept_for`` the
         account that alone may claim it. Its id."""
@@ -193,6 +199,8 @@ class Games:
             "accounts": accounts,
             "rated": setup.rated,
         }
+        if tournament is not None:  # the tournament game it is (web/tournaments.py)
+            meta["tournament"] = tournament
         game_id = uuid.uuid4().hex[:12]
         doc = {"meta": meta, "game": game.to_dict()}
         self.store.create(game_id, doc, index(doc, game))
@@ -440,6 +448,9 @@ class Games:
         def check(doc: dict) -> None:
             if self.seat(doc, token, user) is None:
                 raise ApiError(403, _("quien mira la partida no puede anularla"))
+            if doc["meta"].get("tournament"):
+                raise ApiError(409, _("una partida de torneo no se anula: la decide el "
+                                      "director del torneo"))
             data = doc["game"]
             if data["result"] is not None or data["history"] or data["pending"]:
                 raise ApiError(409, _("solo se puede anular una partida antes de la primera "
@@ -537,6 +548,8 @@ class Games:
             result["game"] = game
             if game.is_over() and not was_over:
                 self._rate(game_id, doc, game)
+                for hook in self.ended:
+                    hook(game_id, doc, game)
             return None, index(doc, game)
 
         try:
