@@ -85,6 +85,14 @@ def test_rate_limits_per_client(tmp_path):
         assert client.get("/api/opciones").status_code == 200  # reading is never limited
 
 
+def test_guessing_a_duplicate_room_code_is_limited(tmp_path):
+    # a hall joins at once from one address (60 in a burst), a guesser is slowed down
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}")) as client:
+        codes = [client.post("/api/duplicadas/unirse", json={"code": "ZZZZZZ"}).status_code
+                 for _ in range(62)]
+        assert 429 not in codes[:60] and codes[-1] == 429
+
+
 def test_a_token_bucket_refills():
     now = [0.0]
     limiter = RateLimiter({"create": (60, 2)}, clock=lambda: now[0])

@@ -32,7 +32,8 @@ uploads ``application/octet-stream``):
   link is closed with code 4000 + the HTTP status (4403, 4404), which the page shows and does
   not retry.
 - accounts (``accounts``), the lobby's seeks and games being played (``lobby``), profiles and
-  an account's games (``profiles``). Unknown addresses outside ``/api/`` get a page (404).
+  an account's games (``profiles``), tournaments (``tournaments``). Unknown addresses outside
+  ``/api/`` get a page (404).
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ from .live import Hub
 from .lobby import Lobby
 from .profiles import Profiles
 from .requests import COMPUTER, ApiError, parse_json, read_body, read_json, require_type
+from .rooms import Rooms
 from .store import NotFound, User, open_store
+from .tournaments import Tournaments
 from .views import replay_view
 from .watch import Watch, WatchSettings
 
@@ -140,6 +143,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
         *accounts.routes(),
         *Lobby(games, accounts).routes(),
         *Profiles(store, accounts).routes(),
+        *Rooms(games, accounts, settings).routes(),
+        *Tournaments(games, accounts).routes(),
         WebSocketRoute("/ws/partidas/{game_id}", api.socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *_word_tools(),

@@ -60,6 +60,7 @@ RATE_LIMITS: dict[str, tuple[float, int]] = {
     "signup": (3, 3),     # new accounts (each hashes a password)
     "login": (10, 5),     # log-ins and password changes: guesses of a password
     "seek": (20, 10),     # lobby seeks
+    "room": (120, 60),    # joining a duplicate room: a hall behind one address joins at once
 }
 _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/partidas/?$"), "create"),
@@ -71,6 +72,8 @@ _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/cuenta/(entrar|clave)$"), "login"),
     ("POST", re.compile(r"^/api/busquedas/?$"), "seek"),
     ("POST", re.compile(r"^/api/(busquedas/[^/]+/aceptar|partidas/[^/]+/revancha)$"), "create"),
+    ("POST", re.compile(r"^/api/(duplicadas|torneos)/?$"), "create"),
+    ("POST", re.compile(r"^/api/duplicadas/unirse$"), "room"),
 ]
 
 

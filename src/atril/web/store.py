@@ -162,6 +162,22 @@ MIGRATIONS: list[tuple[int, list[str | Callable[[Store, Any], None]]]] = [
          " user_id TEXT, name TEXT NOT NULL, rating DOUBLE PRECISION, options TEXT NOT NULL,"
          " created DOUBLE PRECISION NOT NULL, seen DOUBLE PRECISION NOT NULL, game_id TEXT)",
          _backfill_mode]),
+    (4, ["CREATE TABLE atril_tournaments ("
+         " id TEXT PRIMARY KEY, version INTEGER NOT NULL, doc TEXT NOT NULL,"
+         " director TEXT NOT NULL REFERENCES atril_users (id),"
+         " created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL)",
+         "CREATE INDEX atril_tournaments_updated ON atril_tournaments (updated)"]),
+    (5, ["CREATE TABLE atril_rooms ("  # duplicate rooms (web/rooms.py, web/rooms_store.py)
+         " id TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,"
+         " doc TEXT NOT NULL, director TEXT NOT NULL REFERENCES atril_users (id),"
+         " phase TEXT NOT NULL, round INTEGER NOT NULL, deadline DOUBLE PRECISION,"
+         " due DOUBLE PRECISION, created DOUBLE PRECISION NOT NULL,"
+         " updated DOUBLE PRECISION NOT NULL)",
+         "CREATE INDEX atril_rooms_due ON atril_rooms (due)",
+         "CREATE TABLE atril_room_slips ("
+         " room_id TEXT NOT NULL REFERENCES atril_rooms (id), round INTEGER NOT NULL,"
+         " player INTEGER NOT NULL, text TEXT, received DOUBLE PRECISION NOT NULL,"
+         " PRIMARY KEY (room_id, round, player))"]),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -499,6 +515,52 @@ class Store:
             cur.execute(self._sql("DELETE FROM atril_sessions WHERE expires <= ?"), (now,))
             cur.execute(self._sql("DELETE FROM atril_seeks WHERE seen < ?"),
                         (seeks_unseen_since,))
+
+    # -- tournaments (web/tournaments.py): one versioned JSON document each ----------------------
+    def create_tournament(self, tournament_id: str, doc: dict, director: str) -> None:
+        now = time.time()
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("INSERT INTO atril_tournaments (id, version, doc, director, "
+                                  "created, updated) VALUES (?, 1, ?, ?, ?, ?)"),
+                        (tournament_id, json.dumps(doc), director, now, now))
+
+    def load_tournament(self, tournament_id: str) -> tuple[int, dict, str]:
+        """(version, document, the director's account id); NotFound."""
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT version, doc, director FROM atril_tournaments "
+                                  "WHERE id = ?"), (tournament_id,))
+            row = cur.fetchone()
+        if row is None:
+            raise NotFound(tournament_id)
+        return row[0], json.loads(row[1]), row[2]
+
+    def update_tournament(self, tournament_id: str, expected: int | None,
+                          change: Callable[[dict, int], Any]) -> tuple[int, dict, Any]:
+        """As ``update`` for a game: ``change(doc, version)`` in place under the row lock,
+        stored as the next version; Conflict (``expected`` is not the version) or NotFound."""
+        with self._tx(write=True) as cur:
+            cur.execute(self._sql("SELECT version, doc FROM atril_tournaments WHERE id = ?"
+                                  + self._lock), (tournament_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise NotFound(tournament_id)
+            version, doc = row[0], json.loads(row[1])
+            if expected is not None and expected != version:
+                raise Conflict(version)
+            result = change(doc, version)
+            cur.execute(self._sql("UPDATE atril_tournaments SET version = ?, doc = ?, "
+                                  "updated = ? WHERE id = ? AND version = ?"),
+                        (version + 1, json.dumps(doc), time.time(), tournament_id, version))
+            if cur.rowcount != 1:
+                raise Conflict(version)
+        return version + 1, doc, result
+
+    def tournaments(self, limit: int) -> list[tuple[str, int, dict, float]]:
+        """(id, version, document, updated) of the last changed tournaments."""
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT id, version, doc, updated FROM atril_tournaments "
+                                  "ORDER BY updated DESC LIMIT ?"), (limit,))
+            return [(r[0], r[1], json.loads(r[2]), r[3]) for r in cur.fetchall()]
 
     # -- the server's own records ---------------------------------------------------------------
     def beat(self, now: float) -> float | None:
