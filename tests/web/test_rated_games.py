@@ -208,7 +208,8 @@ def test_a_session_acts_over_the_websocket_and_another_account_only_watches(clie
     assert_error(act(eva, game_id, "pass"), 403)
     assert_error(act(eva, game_id, "resign"), 403)
     mover = to_move(game_id, ana, luis)
-    with mover.http.websocket_connect(f"/ws/partidas/{game_id}") as ws:
+    cookie = {"cookie": f"{SESSION_COOKIE}={mover.session}"}  # on the app's own client (loop)
+    with client.websocket_connect(f"/ws/partidas/{game_id}", headers=cookie) as ws:
         start = ws.receive_json()["state"]
         ws.send_json({"action": "pass", "version": start["version"]})
         assert ws.receive_json()["state"]["sheet"][-1]["mark"] == "P"
