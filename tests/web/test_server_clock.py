@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from test_web_api import assert_error, join, view
 from websockets.sync.client import connect
 
+from atril.errors import LexiconError
 from atril.game import Game
 from atril.web.app import create_app
 from atril.web.games import Games, index
@@ -117,6 +118,28 @@ def test_downtime_is_not_charged_to_the_clocks(tmp_path):
     lost = before["clock"]["remaining"][running] - after["clock"]["remaining"][running]
     assert lost < 1.0  # not the two seconds the server was away
     assert len(after["downtime"]) == 1 and after["downtime"][0]["seconds"] >= 1
+
+
+def test_a_game_whose_list_is_gone_does_not_stop_the_server_starting(tmp_path, monkeypatch):
+    # a game on a word list removed while the server was down: its clock is left as it is
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    with TestClient(create_app(url, test_seeds=True, rate_limits=False,
+                               downtime_after=0.5)) as client:
+        gone, _tokens = remote_game(client, minutes=25)
+        kept, tokens = remote_game(client, minutes=25, lexicon="ES09")
+    time.sleep(1.0)
+    lists = Lexicons.get
+
+    def get(self, lex_id):
+        if lex_id != "ES09":
+            raise LexiconError(f"no hay ningún léxico «{lex_id}»")
+        return lists(self, lex_id)
+
+    monkeypatch.setattr(Lexicons, "get", get)
+    with TestClient(create_app(url, test_seeds=True, rate_limits=False,
+                               downtime_after=0.5)) as client:
+        assert len(view(client, kept, tokens["0"])["downtime"]) == 1
+        assert client.get(f"/api/partidas/{gone}").status_code == 400
 
 
 @pytest.mark.parametrize("db", ["sqlite", "postgresql"])

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import hmac
 import secrets
 import threading
@@ -47,6 +48,8 @@ from .lexicons import Lexicons
 from .requests import COMPUTER, LOCAL, REMOTE, ApiError, clock_settings, parse_action, player_names
 from .store import Conflict, Index, NotFound, Store, User
 from .views import BOTH, invite_open, seat_view, shared_view
+
+log = logging.getLogger("atril.web")
 
 ACTIONS = ("play", "exchange", "pass", "accept", "challenge", "resign")
 #: an action that deletes the game instead of changing it (before the first move).
@@ -517,8 +520,9 @@ class Games:
 
             try:
                 changed = self._update(game_id, None, change, optional=True)
-            except ApiError:
-                continue  # a game that cannot be read is left as it is
+            except (ApiError, AtrilError) as exc:  # e.g. its word list was removed since
+                log.warning("no se descuenta la parada del reloj de %s: %s", game_id, exc)
+                continue  # a game that cannot be read is left as it is, never the server
             if changed is not None:
                 out.append((game_id, changed))
         return out
