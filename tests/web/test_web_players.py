@@ -258,6 +258,7 @@ def test_a_finished_game_replays_move_by_move(server, browser):
     errors = watch_errors(page)
     page.goto(server.base + game["url"])
     replay_url = f"{server.base}/partida/{game['id']}/repeticion"
+    page.wait_for_function("() => document.querySelector('#replay')?.getAttribute('href')")
     assert page.locator("#replay").get_attribute("href") == f"/partida/{game['id']}/repeticion"
 
     viewer = wide(browser)  # anyone with the address: read-only, no token

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import logging
 import hmac
+import logging
 import secrets
 import threading
 import time
