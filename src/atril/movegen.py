@@ -70,9 +70,17 @@ except ImportError:  # pragma: no cover - only when the extension was not built
     _native = None  # type: ignore[assignment]
     warnings.warn("atril._movegen no está compilado: se usa el generador de referencia (lento)",
                   RuntimeWarning, stacklevel=2)
-else:
-    _native.configure(bytes(T.VALUES), bytes(T.COUNTS), bytes(LETTER_MULTIPLIER),
-                      bytes(WORD_MULTIPLIER), BINGO_BONUS)
+
+
+def configure(native) -> None:
+    """Give a C module built on atril_movegen.h (``_movegen``, ``_endgame``, ``_sim``) the
+    tile values and counts, the premium maps and the bingo bonus: each keeps its own copy."""
+    native.configure(bytes(T.VALUES), bytes(T.COUNTS), bytes(LETTER_MULTIPLIER),
+                     bytes(WORD_MULTIPLIER), BINGO_BONUS)
+
+
+if _native is not None:
+    configure(_native)
 
 __all__ = ["Candidate", "LeaveTable", "MoveList", "best", "generate"]
 

@@ -27,7 +27,7 @@ from .kwg import ACCEPTS_BIT, ARC_MASK, IS_END_BIT, TILE_SHIFT
 from .move import EXCHANGE, PASS, PLAY, Move
 from .rules import check_play
 
-__all__ = ["Found", "Words", "best", "generate"]
+__all__ = ["Found", "Words", "best", "endgame", "generate"]
 
 
 class Words:
@@ -94,6 +94,47 @@ def best(board: Board, rack: Sequence[int], words: Words, *, n: int = 1, leave_v
         left.subtract(_used(m))
         valued.append((m[0] + value(tuple(sorted(left.elements()))), m))
     return _order(valued)[:n]
+
+
+def endgame(board: Board, racks: tuple[Sequence[int], Sequence[int]], words: Words, *,
+            pass_limit: int, passes: int = 0, bag: int | None = None) -> int:
+    """The exact value of an endgame (both racks known) for the side to move, ``racks[0]``:
+    its points minus the other's from now to the end with both playing perfectly, by plain
+    minimax over every play and the pass, each position valued once (the oracle of
+    ``atril.endgame``; small racks only). Art. 45.4: going out gains the other rack's value,
+    which the other loses; ``pass_limit`` passes in a row end the game, each player losing
+    their own rack (45.2). ``bag``: the one tile left in the bag (the pre-endgame), which the
+    next play draws; exchanges are not searched."""
+    known: dict[tuple, int] = {}
+
+    def value(board: Board, rack: tuple[int, ...], other: tuple[int, ...], passes: int,
+              bag: int | None) -> int:
+        key = (bytes(board.squares), rack, other, passes, bag)
+        if key in known:
+            return known[key]
+        points = sum(T.VALUES[t] for t in rack if t != T.BLANK)
+        other_points = sum(T.VALUES[t] for t in other if t != T.BLANK)
+        if passes + 1 >= pass_limit:  # art. 45.2: each loses their own rack
+            best = other_points - points
+        else:
+            best = -value(board, other, rack, passes + 1, bag)
+        for found in generate(board, rack, words):
+            left = Counter(rack)
+            left.subtract(T.BLANK if T.is_blank(t) else t for _, t in found.placed)
+            if bag is not None:
+                left[bag] += 1
+            kept = tuple(sorted(left.elements()))
+            if not kept:  # art. 45.4: out, the other's rack gained and lost
+                best = max(best, found.score + 2 * other_points)
+                continue
+            after = board.copy()
+            for sq, t in found.placed:
+                after[sq] = t
+            best = max(best, found.score - value(after, other, kept, 0, None))
+        known[key] = best
+        return best
+
+    return value(board, tuple(sorted(racks[0])), tuple(sorted(racks[1])), passes, bag)
 
 
 # A move while searching: (score, kind, across, row, col, tiles), tiles as the C records hold

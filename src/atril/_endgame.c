@@ -1,0 +1,808 @@
+/* atril._endgame: the exact endgame (read atril/endgame.py first).
+ *
+ * The bag is empty and both racks are known, so the rest of the game is a two-player game of
+ * perfect information: negamax with alpha-beta (principal variation search), iterative
+ * deepening, a transposition table and move ordering, over the moves of atril_movegen.h.
+ * Values are points from now to the end for the side to move; the end follows the active
+ * ruleset (art. 45): a play that empties a rack ends the game and its player gains the other
+ * rack's value, which the other loses; `pass_limit` passes in a row end it with each player
+ * losing their own rack's value (45.2, or 45.3 where only the scoreless turns count).
+ *
+ *   configure(...)  as atril._movegen.configure
+ *   solve(board, rack_a, rack_b, nodes, masks, pass_limit, passes, seconds, max_nodes,
+ *         tt_bits) -> (value, exact, nodes, depth, pv)
+ *       rack_a moves first; value: its points minus rack_b's from now to the end under
+ *       perfect play; exact: the search reached the end of every line (else it stopped at
+ *       `seconds` or `max_nodes`, 0 = no limit, and value and pv are those of the deepest
+ *       search completed); pv: the principal variation as packed move records (a pass is a
+ *       KIND_PASS record), the best move first.
+ *
+ * A search depth counts plies (a pass is one). A node at the depth limit that is not the end
+ * of the game gets a heuristic value and makes the iteration inexact; the transposition table
+ * remembers which values are exact (depth EXACT_DEPTH), so the next iteration reuses them.
+ * The deepening stops at the first iteration without a heuristic value: its result is the
+ * game's exact value. The KWG must have passed atril._kwg.check, as for atril._movegen.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atril_movegen.h"
+
+#define MAX_PLY 120     /* plies of one line: 14 plays at most, passes between them */
+#define INF 30000
+#define EXACT_DEPTH 255 /* a table entry whose value needed no heuristic: good at any depth */
+#define MAX_PASSES 16
+#define EST_RANGE 2048 /* move estimates, clamped to 0..EST_RANGE-1 for a counting sort */
+
+enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
+
+typedef struct {
+    uint64_t key;
+    uint64_t move; /* the best move found (see encode), 0 if none */
+    int16_t value;
+    uint8_t flag, depth;
+} Entry;
+
+/* Zobrist keys: a tile on a square (placed during the search), a count of a code on a rack,
+ * the side to move and the passes in a row. */
+static uint64_t Z_SQ[NSQ][64], Z_RACK[2][NCODES][RACK_SIZE + 1], Z_SIDE, Z_PASS[MAX_PASSES],
+    Z_BAG;
+
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void zobrist_init(void) {
+    uint64_t x = 0x61747269UL; /* any fixed seed: keys only need to differ */
+    for (int sq = 0; sq < NSQ; sq++)
+        for (int t = 0; t < 64; t++) Z_SQ[sq][t] = splitmix(&x);
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < NCODES; c++)
+            for (int n = 0; n <= RACK_SIZE; n++) Z_RACK[p][c][n] = splitmix(&x);
+    Z_SIDE = splitmix(&x);
+    for (int n = 0; n < MAX_PASSES; n++) Z_PASS[n] = splitmix(&x);
+    Z_BAG = splitmix(&x);
+}
+
+static inline int z_tile(uint8_t t) { return (t & LETTER_MASK) | (t & BLANK_BIT ? 32 : 0); }
+
+/* A play as 64 bits, the table's and the killers' form of a move: its first placed square
+ * (8 bits), direction (1), tiles placed less one (3), then 6 bits per tile placed (the letter
+ * and the blank's mark), in order. The squares follow from the board: each tile goes on the
+ * next empty square of the line. A one-tile play takes the direction of its longer word, as
+ * the generator reports it. 0 is no move; a pass is PASS_CODE. */
+#define PASS_CODE (1ULL << 63)
+
+/* The history heuristic's slot of a move: cutoffs by the same play anywhere in the tree
+ * raise it (transpositions are everywhere in an endgame: the same play stays good). */
+static inline uint32_t hist_slot(uint64_t code) {
+    return (uint32_t)((code * 0x9E3779B97F4A7C15ULL) >> 48);
+}
+
+static uint64_t encode(const Rec *m) {
+    int step = m->dir == 0 ? 1 : SIZE, sq0 = -1, k = 0;
+    uint64_t tiles = 0;
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & NEW_BIT)) continue;
+        if (sq0 < 0) sq0 = m->row * SIZE + m->col + i * step;
+        tiles |= (uint64_t)((t & LETTER_MASK) | (t & BLANK_BIT ? 32 : 0)) << (6 * k);
+        k++;
+    }
+    return (uint64_t)sq0 | (uint64_t)m->dir << 8 | (uint64_t)(k - 1) << 9 | tiles << 12;
+}
+
+/* The length of the run of tiles through empty square `sq` along `dir` once a tile is there. */
+static int run_through(const uint8_t *board, int dir, int sq) {
+    int r = sq / SIZE, c = sq % SIZE, n = 1, line = dir == 0 ? r : c, pos = dir == 0 ? c : r;
+    for (int p = pos - 1; p >= 0 && board[sq_of(dir, line, p)]; p--) n++;
+    for (int p = pos + 1; p < SIZE && board[sq_of(dir, line, p)]; p++) n++;
+    return n;
+}
+
+/* The play `code` stands for on this board, as the generator would record it, if the side's
+ * rack holds its tiles and it is legal here (its main word in the lexicon, every tile allowed
+ * by its cross-set, connected): 1, else 0. A code from another position (a killer, or a table
+ * entry whose key collided) is checked, never trusted. */
+static int decode(const Gen *g, const uint8_t *rack, uint64_t code, Rec *m) {
+    int sq0 = (int)(code & 0xFF), k = (int)((code >> 9) & 7) + 1, dir = (int)((code >> 8) & 1);
+    if (sq0 >= NSQ || g->board[sq0]) return 0;
+    uint8_t need[NCODES] = {0}, tiles[RACK_SIZE];
+    for (int i = 0; i < k; i++) {
+        int x = (int)((code >> (12 + 6 * i)) & 63), letter = x & 31, blank = x & 32;
+        if (letter < 1 || letter >= NCODES) return 0;
+        if (++need[blank ? 0 : letter] > rack[blank ? 0 : letter]) return 0;
+        tiles[i] = (uint8_t)(letter | (blank ? BLANK_BIT : 0));
+    }
+    if (k == 1) {
+        int across = run_through(g->board, 0, sq0), down = run_through(g->board, 1, sq0);
+        if (across < 2 && down < 2) return 0;
+        if (dir != (down > across)) return 0;
+    }
+    int line = dir == 0 ? sq0 / SIZE : sq0 % SIZE, pos = dir == 0 ? sq0 % SIZE : sq0 / SIZE;
+    int start = pos;
+    while (start > 0 && g->board[sq_of(dir, line, start - 1)]) start--;
+    int p = pos, placed = 0, main = 0, wmult = 1, cross = 0, len = 0, touches = start < pos;
+    uint8_t word[SIZE];
+    for (int q = start; q < pos; q++) { /* the board tiles the word starts with count too */
+        uint8_t t = g->board[sq_of(dir, line, q)];
+        word[len++] = t;
+        if (!(t & BLANK_BIT)) main += VALUE[t];
+    }
+    for (; p < SIZE; p++) {
+        int sq = sq_of(dir, line, p);
+        uint8_t t = g->board[sq];
+        if (t) {
+            touches = 1;
+            word[len++] = t;
+            if (!(t & BLANK_BIT)) main += VALUE[t];
+            continue;
+        }
+        if (placed == k) break;
+        uint8_t x = tiles[placed++];
+        if (!((g->xset[dir][sq] >> (x & LETTER_MASK)) & 1)) return 0;
+        int v = x & BLANK_BIT ? 0 : VALUE[x] * LM[sq];
+        main += v;
+        wmult *= WM[sq];
+        if (g->xscore[dir][sq] >= 0) {
+            cross += (g->xscore[dir][sq] + v) * WM[sq];
+            touches = 1;
+        }
+        word[len++] = (uint8_t)(x | NEW_BIT);
+    }
+    if (placed < k || !touches) return 0;
+    if (len >= 2) { /* the main word must be a word (a lone tile's words are its cross-set's) */
+        uint32_t arc = arc_of(&g->k, 0), j = 0;
+        for (int i = 0; i < len; i++) {
+            j = arc ? child(&g->k, arc, word[i] & LETTER_MASK) : 0;
+            if (!j) return 0;
+            arc = arc_of(&g->k, j);
+        }
+        if (!accepts(&g->k, j)) return 0;
+    }
+    memset(m, 0, sizeof *m);
+    m->kind = KIND_PLAY;
+    m->dir = (uint8_t)dir;
+    m->row = (uint8_t)(dir == 0 ? line : start);
+    m->col = (uint8_t)(dir == 0 ? start : line);
+    m->len = (uint8_t)len;
+    m->nplaced = (uint8_t)k;
+    memcpy(m->tiles, word, (size_t)len);
+    m->score = (int16_t)((len >= 2 ? main * wmult : 0) + cross + (k == RACK_SIZE ? BINGO_BONUS : 0));
+    m->equity = m->score;
+    return 1;
+}
+
+typedef struct {
+    Nodes k;
+    uint32_t want; /* letters either rack may place: the cross-sets worked out */
+    uint8_t rack[2][NCODES];
+    int rack_value[2], rack_count[2];
+    uint64_t hash, board_hash; /* board_hash: the tiles placed since the first root */
+    int pass_limit;
+    int bag; /* the one tile left in the bag (the pre-endgame), drawn by the next play; -1: empty */
+    Entry *tt;
+    uint64_t tt_mask;
+    Gen *gens;                /* per ply: the board, its cross-sets, the moves generated */
+    uint32_t *order[MAX_PLY + 1]; /* per ply: move indexes in the order tried (n = the pass) */
+    uint16_t *est[MAX_PLY + 1];
+    size_t order_cap[MAX_PLY + 1];
+    uint32_t count[EST_RANGE];
+    uint64_t nodes, heuristic; /* heuristic: values given at the depth limit so far */
+    uint64_t max_nodes;
+    double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
+    int stopped, failed;
+    uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
+    uint64_t root_best;
+    uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
+} Solver;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int rack_points(const uint8_t *rack) {
+    int v = 0;
+    for (int c = 1; c < NCODES; c++) v += rack[c] * VALUE[c];
+    return v;
+}
+
+static uint64_t full_hash(const Solver *s, int side, int passes) {
+    uint64_t h = side ? Z_SIDE : 0;
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < NCODES; c++) h ^= Z_RACK[p][c][s->rack[p][c]];
+    return h ^ Z_PASS[passes] ^ (s->bag >= 0 ? Z_BAG : 0);
+}
+
+/* ---- the board after a move ---------------------------------------------------------------- */
+
+/* The cross-sets a play changes: the squares just past each end of its line's run (for plays
+ * across it) and past each end of the perpendicular run of every tile it placed. */
+static void place(Gen *g, const Rec *m, uint32_t want, uint64_t *hash) {
+    int d = m->dir, step = d == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & NEW_BIT)) continue;
+        int sq = first + i * step;
+        g->board[sq] = (uint8_t)(t & ~NEW_BIT);
+        *hash ^= Z_SQ[sq][z_tile(t)];
+    }
+    int line_pos0 = d == 0 ? m->col : m->row, line = d == 0 ? m->row : m->col;
+    int lo = line_pos0, hi = line_pos0 + m->len - 1;
+    while (lo > 0 && g->board[sq_of(d, line, lo - 1)]) lo--;
+    while (hi < SIZE - 1 && g->board[sq_of(d, line, hi + 1)]) hi++;
+    if (lo > 0) cross_square(g, 1 - d, sq_of(d, line, lo - 1), want);
+    if (hi < SIZE - 1) cross_square(g, 1 - d, sq_of(d, line, hi + 1), want);
+    for (int i = 0; i < m->len; i++) {
+        if (!(m->tiles[i] & NEW_BIT)) continue;
+        int p = line_pos0 + i, sq = sq_of(d, line, p);
+        g->xset[0][sq] = g->xset[1][sq] = 0;
+        g->xscore[0][sq] = g->xscore[1][sq] = -1;
+        g->xlen[0][sq] = g->xlen[1][sq] = 0;
+        /* the perpendicular line through p: its squares are line positions `line` */
+        int a = line, b = line;
+        while (a > 0 && g->board[sq_of(1 - d, p, a - 1)]) a--;
+        while (b < SIZE - 1 && g->board[sq_of(1 - d, p, b + 1)]) b++;
+        if (a > 0) cross_square(g, d, sq_of(1 - d, p, a - 1), want);
+        if (b < SIZE - 1) cross_square(g, d, sq_of(1 - d, p, b + 1), want);
+    }
+}
+
+static void copy_board(Gen *to, const Gen *from) {
+    memcpy(to->board, from->board, sizeof to->board);
+    memcpy(to->xset, from->xset, sizeof to->xset);
+    memcpy(to->xscore, from->xscore, sizeof to->xscore);
+    memcpy(to->xlen, from->xlen, sizeof to->xlen);
+}
+
+/* Tiles a play takes from the rack (a blank as code 0), and their count. */
+static void take(Solver *s, int side, const Rec *m, int sign) {
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & NEW_BIT)) continue;
+        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
+        s->hash ^= Z_RACK[side][c][s->rack[side][c]];
+        s->rack[side][c] = (uint8_t)(s->rack[side][c] - sign);
+        s->hash ^= Z_RACK[side][c][s->rack[side][c]];
+        s->rack_value[side] -= sign * (c ? VALUE[c] : 0);
+        s->rack_count[side] -= sign;
+    }
+}
+
+/* The play's player draws the bag's last tile (sign 1), or puts it back (-1). */
+static void draw_bag(Solver *s, int side, int tile, int sign) {
+    s->hash ^= Z_RACK[side][tile][s->rack[side][tile]] ^ Z_BAG;
+    s->rack[side][tile] = (uint8_t)(s->rack[side][tile] + sign);
+    s->hash ^= Z_RACK[side][tile][s->rack[side][tile]];
+    s->rack_value[side] += sign * (tile ? VALUE[tile] : 0);
+    s->rack_count[side] += sign;
+    s->bag = sign > 0 ? -1 : tile;
+}
+
+/* Every play of `side` at this ply's board, in gens[ply].recs. */
+static int gen_moves(Solver *s, int ply, int side) {
+    Gen *g = &s->gens[ply];
+    memcpy(g->rack, s->rack[side], NCODES);
+    g->rack_mask = 0;
+    g->ncodes = 0;
+    g->rack_key = 0;
+    set_radix(g);
+    g->nrecs = 0;
+    g->topn = 0;
+    g->at = g->reach = NULL;
+    g->failed = 0;
+    compute_anchors(g);
+    gen_all_plays(g);
+    return g->failed ? -1 : 0;
+}
+
+/* The moves of the ply, best guess first: plays that go out (with what they gain from the
+ * other rack), then by score and by how many tiles they shed; the pass last. A counting sort
+ * on the estimate: no comparisons, and the generator's order within equal estimates. */
+static int order_moves(Solver *s, int ply, int side) {
+    Gen *g = &s->gens[ply];
+    size_t n = g->nrecs;
+    if (s->order_cap[ply] < n + 1) {
+        size_t cap = 2 * (n + 1);
+        uint32_t *o = realloc(s->order[ply], cap * sizeof *o);
+        uint16_t *e = realloc(s->est[ply], cap * sizeof *e);
+        if (o) s->order[ply] = o;
+        if (e) s->est[ply] = e;
+        if (!o || !e) return -1;
+        s->order_cap[ply] = cap;
+    }
+    uint32_t *o = s->order[ply], *count = s->count;
+    uint16_t *est = s->est[ply];
+    int out_bonus = 2 * s->rack_value[1 - side] + 100, lo = EST_RANGE, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        const Rec *m = &g->recs[i];
+        int e = m->score + 2 * m->nplaced;
+        uint32_t h = s->hist[hist_slot(encode(m))];
+        if (h) e += 32 - __builtin_clz(h); /* log2 of the history: a tie-break, mostly */
+        if (m->nplaced == s->rack_count[side] && s->bag < 0) e += out_bonus;
+        if (e >= EST_RANGE) e = EST_RANGE - 1;
+        est[i] = (uint16_t)e;
+        if (e < lo) lo = e;
+        if (e > hi) hi = e;
+    }
+    if (lo <= hi) {
+        memset(count + lo, 0, (size_t)(hi - lo + 1) * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[est[i]]++;
+        uint32_t at = 0;
+        for (int b = hi; b >= lo; b--) {
+            uint32_t c = count[b];
+            count[b] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) o[count[est[i]]++] = (uint32_t)i;
+    }
+    o[n] = (uint32_t)n; /* the pass */
+    return 0;
+}
+
+/* At the depth limit: a guess, as if the game ended by passes now. */
+static int heuristic(const Solver *s, int side) {
+    return s->rack_value[1 - side] - s->rack_value[side];
+}
+
+static void check_limits(Solver *s) {
+    if ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline))
+        s->stopped = 1;
+}
+
+/* The table holds buckets of two entries: the first keeps the deepest result (an exact one
+ * above all), the second the latest. */
+static Entry *probe(Solver *s, uint64_t key) {
+    Entry *b = &s->tt[2 * (key & s->tt_mask)];
+    return b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : NULL;
+}
+
+static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint64_t move) {
+    Entry *b = &s->tt[2 * (key & s->tt_mask)], *e;
+    if (b[0].key == key || depth >= b[0].depth) {
+        if (b[0].key != key && b[0].key) b[1] = b[0]; /* the deepest so far stays as the latest */
+        e = &b[0];
+    } else {
+        e = &b[1];
+    }
+    e->key = key;
+    e->move = move;
+    e->value = (int16_t)value;
+    e->flag = (uint8_t)flag;
+    e->depth = (uint8_t)depth;
+}
+
+static int negamax(Solver *s, int ply, int side, int passes, int depth, int alpha, int beta);
+
+
+/* One node's search so far: its window, best value and move, the moves already tried. */
+typedef struct {
+    int ply, side, passes, depth, alpha, beta, a, best, tried;
+    uint64_t best_move, hash0, done[3];
+    int ndone;
+} Node;
+
+/* Search the move (a play; NULL for the pass) as the node's next: principal variation search,
+ * the first move with the full window, the others with a null window first. 1 on a cutoff. */
+static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
+    int side = n->side, opp = 1 - side, v;
+    Gen *g = &s->gens[n->ply], *child = &s->gens[n->ply + 1];
+    if (!m) { /* the pass */
+        if (n->passes + 1 >= s->pass_limit) {
+            v = s->rack_value[opp] - s->rack_value[side];
+        } else {
+            copy_board(child, g);
+            s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
+            int p = n->passes + 1, d = n->depth - 1;
+            if (!n->tried) {
+                v = -negamax(s, n->ply + 1, opp, p, d, -n->beta, -n->a);
+            } else {
+                v = -negamax(s, n->ply + 1, opp, p, d, -n->a - 1, -n->a);
+                if (v > n->a && v < n->beta && !s->stopped)
+                    v = -negamax(s, n->ply + 1, opp, p, d, -n->beta, -n->a);
+            }
+            s->hash = n->hash0;
+        }
+    } else if (m->nplaced == s->rack_count[side] && s->bag < 0) {
+        /* out (art. 45.4): the other rack's value, gained and lost: twice over the spread */
+        v = m->score + 2 * s->rack_value[opp];
+    } else {
+        int sc = m->score, d = n->depth - 1;
+        copy_board(child, g);
+        uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
+        place(child, m, s->want, &h);
+        s->hash = h;
+        take(s, side, m, 1);
+        int drawn = s->bag;
+        if (drawn >= 0) draw_bag(s, side, drawn, 1);
+        if (!n->tried) {
+            v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->beta, sc - n->a);
+        } else {
+            v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->a - 1, sc - n->a);
+            if (v > n->a && v < n->beta && !s->stopped)
+                v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->beta, sc - n->a);
+        }
+        if (drawn >= 0) draw_bag(s, side, drawn, -1);
+        take(s, side, m, -1);
+        s->hash = n->hash0;
+    }
+    n->tried++;
+    if (s->stopped) return 1;
+    if (v > n->best) {
+        n->best = v;
+        n->best_move = code;
+    }
+    if (v > n->a) n->a = v;
+    if (n->a < n->beta) return 0;
+    if (m && n->ply <= MAX_PLY && s->killer[n->ply][0] != code) {
+        s->killer[n->ply][1] = s->killer[n->ply][0];
+        s->killer[n->ply][0] = code;
+    }
+    if (m) {
+        uint32_t *h = &s->hist[hist_slot(code)];
+        uint32_t add = (uint32_t)(n->depth * n->depth);
+        *h = *h > UINT32_MAX - add ? UINT32_MAX : *h + add;
+    }
+    return 1;
+}
+
+static int already(const Node *n, uint64_t code) {
+    for (int i = 0; i < n->ndone; i++)
+        if (n->done[i] == code) return 1;
+    return 0;
+}
+
+/* A move known before generating (the table's, a killer), tried if legal here. */
+static int try_known(Solver *s, Node *n, uint64_t code) {
+    if (!code || already(n, code)) return 0;
+    Rec m;
+    if (code != PASS_CODE) {
+        Gen *g = &s->gens[n->ply];
+        if (!decode(g, s->rack[n->side], code, &m)) return 0;
+    }
+    n->done[n->ndone++] = code;
+    return try_move(s, n, code == PASS_CODE ? NULL : &m, code);
+}
+
+/* The value of the tiles a play places (a blank is worth nothing). */
+static int placed_value(const Rec *m) {
+    int v = 0;
+    for (int i = 0; i < m->len; i++)
+        if ((m->tiles[i] & NEW_BIT) && !(m->tiles[i] & BLANK_BIT)) v += VALUE[m->tiles[i] & LETTER_MASK];
+    return v;
+}
+
+/* The key of the position after play m (as try_move makes it, without making it). */
+static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, const Rec *m) {
+    uint64_t h = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[0];
+    uint8_t rack[NCODES];
+    memcpy(rack, s->rack[side], NCODES);
+    int step = m->dir == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & NEW_BIT)) continue;
+        h ^= Z_SQ[first + i * step][z_tile(t)];
+        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
+        h ^= Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] - 1];
+        rack[c]--;
+    }
+    if (s->bag >= 0) {
+        int c = s->bag;
+        h ^= Z_BAG ^ Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] + 1];
+    }
+    return h;
+}
+
+/* One ply from the depth limit: every child's value is known without playing it (the end of
+ * the game, a solved entry of the table, or the heuristic of the child), so the best is taken
+ * straight from the move list, with no board updates: the frontier is most of the tree. The
+ * exact values come first: when they alone reach beta, the guesses are not needed and the
+ * node's bound is exact. */
+static int frontier(Solver *s, int ply, int side, int passes, int beta, uint64_t key) {
+    if (gen_moves(s, ply, side) < 0) {
+        s->failed = s->stopped = 1;
+        return 0;
+    }
+    const Gen *g = &s->gens[ply];
+    int opp = 1 - side, ends = passes + 1 >= s->pass_limit;
+    int pass_value = s->rack_value[opp] - s->rack_value[side]; /* its end, or its guess */
+    int drawn = s->bag > 0 ? VALUE[s->bag] : 0;
+    int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
+    uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
+    s->nodes += g->nrecs;
+    for (size_t i = 0; i < g->nrecs; i++) {
+        const Rec *m = &g->recs[i];
+        if (m->nplaced == s->rack_count[side] && s->bag < 0) {
+            int v = m->score + 2 * s->rack_value[opp];
+            if (v > exact_best) exact_best = v, exact_move = encode(m);
+            continue;
+        }
+        const Entry *e = probe(s, child_key(s, key, side, passes, m));
+        if (e && e->depth == EXACT_DEPTH && e->flag == TT_EXACT) { /* solved already */
+            int v = m->score - e->value;
+            if (v > exact_best) exact_best = v, exact_move = encode(m);
+            continue;
+        }
+        int v = m->score - (s->rack_value[side] - placed_value(m) + drawn - s->rack_value[opp]);
+        if (v > guess_best) guess_best = v, guess_move = encode(m);
+    }
+    int best = exact_best;
+    uint64_t best_move = exact_move;
+    if (exact_best >= beta) {
+        store(s, key, best, TT_LOWER, EXACT_DEPTH, best_move);
+    } else {
+        if (guess_move) {
+            s->heuristic++;
+            if (guess_best > best) best = guess_best, best_move = guess_move;
+        }
+        store(s, key, best, TT_EXACT, guess_move ? 1 : EXACT_DEPTH, best_move);
+    }
+    if (ply == 0) s->root_best = best_move;
+    return best;
+}
+
+static int negamax(Solver *s, int ply, int side, int passes, int depth, int alpha, int beta) {
+    s->nodes++;
+    if ((s->nodes & 1023) == 0) check_limits(s);
+    if (s->stopped) return 0;
+    uint64_t key = s->hash, ttmove = 0;
+    Entry *e = probe(s, key);
+    if (e) {
+        ttmove = e->move;
+        if (ply > 0 && (e->depth == EXACT_DEPTH || e->depth >= depth)) {
+            int v = e->value;
+            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
+                (e->flag == TT_UPPER && v <= alpha)) {
+                if (e->depth != EXACT_DEPTH) s->heuristic++;
+                return v;
+            }
+        }
+    }
+    if (depth == 0 || ply >= MAX_PLY) {
+        s->heuristic++;
+        return heuristic(s, side);
+    }
+    if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, side, passes, beta, key);
+    Node n = {ply, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0};
+    uint64_t heuristic0 = s->heuristic;
+    /* Moves known before generating: a cutoff from one of them saves the generation. */
+    int cut = try_known(s, &n, ttmove) || try_known(s, &n, s->killer[ply][0]) ||
+              try_known(s, &n, s->killer[ply][1]);
+    if (!cut) {
+        if (gen_moves(s, ply, side) < 0 || order_moves(s, ply, side) < 0) {
+            s->failed = s->stopped = 1;
+            return 0;
+        }
+        Gen *g = &s->gens[ply];
+        size_t count = g->nrecs;
+        const uint32_t *o = s->order[ply];
+        for (size_t i = 0; i <= count && !cut; i++) {
+            size_t idx = o[i];
+            if (idx == count) {
+                if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
+                continue;
+            }
+            const Rec *m = &g->recs[idx];
+            uint64_t code = encode(m);
+            if (n.ndone && already(&n, code)) continue;
+            cut = try_move(s, &n, m, code);
+        }
+    }
+    if (s->stopped) return 0;
+    if (ply == 0) s->root_best = n.best_move;
+    store(s, key, n.best, n.best <= alpha ? TT_UPPER : n.best >= beta ? TT_LOWER : TT_EXACT,
+          s->heuristic == heuristic0 ? EXACT_DEPTH : depth, n.best_move);
+    return n.best;
+}
+
+/* Iterative deepening from the root (gens[0], `side` to move): the value, and in *best the
+ * best move's code; *exact when the last iteration needed no heuristic. */
+static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, uint64_t *best) {
+    int value = 0;
+    *exact = 0;
+    *best = 0;
+    *depth_out = 0;
+    for (int depth = 1; depth < MAX_PLY; depth++) {
+        uint64_t before = s->heuristic;
+        s->hash = full_hash(s, side, passes) ^ s->board_hash;
+        int v = negamax(s, 0, side, passes, depth, -INF, INF);
+        if (s->stopped) break;
+        value = v;
+        *best = s->root_best;
+        *depth_out = depth;
+        if (s->heuristic == before) {
+            *exact = 1;
+            break;
+        }
+    }
+    return value;
+}
+
+typedef struct {
+    Rec *v;
+    size_t n, cap;
+} Line;
+
+static int line_push(Line *l, const Rec *r) {
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        Rec *v = realloc(l->v, cap * sizeof *v);
+        if (!v) return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *r;
+    return 0;
+}
+
+/* Solve, then follow the best line to the end (each later position solved again with the warm
+ * table: the same exact value, and its own best move). */
+static int run(Solver *s, int passes, int *value, int *exact, int *depth, Line *pv) {
+    int side = 0, first_value = 0;
+    for (int step = 0; step < MAX_PLY; step++) {
+        uint64_t code;
+        int ex, d;
+        int v = deepen(s, side, passes, &ex, &d, &code);
+        if (s->failed) return -1;
+        if (step == 0) {
+            first_value = v;
+            *exact = ex;
+            *depth = d;
+        }
+        if (!code) break; /* stopped before the first iteration ended */
+        Rec m;
+        memset(&m, 0, sizeof m);
+        if (code == PASS_CODE) m.kind = KIND_PASS;
+        else if (!decode(&s->gens[0], s->rack[side], code, &m)) return -1;
+        if (line_push(pv, &m) < 0) return -1;
+        if (!*exact || s->stopped) break; /* an inexact search: only its best move */
+        if (m.kind == KIND_PASS) {
+            if (passes + 1 >= s->pass_limit) break;
+            passes++;
+        } else {
+            if (m.nplaced == s->rack_count[side] && s->bag < 0) break;
+            copy_board(&s->gens[1], &s->gens[0]);
+            place(&s->gens[1], &m, s->want, &s->board_hash);
+            copy_board(&s->gens[0], &s->gens[1]);
+            take(s, side, &m, 1);
+            if (s->bag >= 0) draw_bag(s, side, s->bag, 1);
+            passes = 0;
+        }
+        side = 1 - side;
+    }
+    *value = first_value;
+    return 0;
+}
+
+/* ---- Python glue --------------------------------------------------------------------------- */
+
+static int read_rack(const Buf *b, uint8_t *rack) {
+    if (b->buf.len != NCODES) return -1;
+    memcpy(rack, b->buf.buf, NCODES);
+    int n = 0;
+    for (int c = 0; c < NCODES; c++) n += rack[c];
+    return n > RACK_SIZE ? -1 : n;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *ob, *oa, *obr, *onodes, *omasks;
+    int pass_limit, passes, tt_bits, bag = -1;
+    double seconds;
+    unsigned long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OOOOOiidKi|i", &ob, &oa, &obr, &onodes, &omasks, &pass_limit,
+                          &passes, &seconds, &max_nodes, &tt_bits, &bag))
+        return NULL;
+    Buf board = {0}, ra = {0}, rb = {0}, nodes = {0}, masks = {0};
+    PyObject *out = NULL;
+    Solver s;
+    memset(&s, 0, sizeof s);
+    Line pv = {0};
+    if (get_buf(ob, &board, "tablero") < 0 || get_buf(oa, &ra, "atril") < 0 ||
+        get_buf(obr, &rb, "atril") < 0 || get_buf(onodes, &nodes, "kwg") < 0 ||
+        get_buf(omasks, &masks, "kwg") < 0)
+        goto done;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "atril._endgame sin configurar");
+        goto done;
+    }
+    if (board.buf.len != NSQ || read_rack(&ra, s.rack[0]) < 1 || read_rack(&rb, s.rack[1]) < 1) {
+        PyErr_SetString(PyExc_ValueError, "tablero de 225 casillas y dos atriles de 1 a 7 fichas");
+        goto done;
+    }
+    if (pass_limit < 1 || pass_limit >= MAX_PASSES || passes < 0 || passes >= pass_limit ||
+        tt_bits < 10 || tt_bits > 30 || seconds < 0 || bag < -1 || bag >= NCODES) {
+        PyErr_SetString(PyExc_ValueError, "límites de la búsqueda fuera de rango");
+        goto done;
+    }
+    for (int sq = 0; sq < NSQ; sq++) {
+        uint8_t t = ((const uint8_t *)board.buf.buf)[sq], l = t & (uint8_t)~BLANK_BIT;
+        if (t && (l < 1 || l >= NCODES)) {
+            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
+            goto done;
+        }
+    }
+    if (nodes.buf.len < 8 || nodes.buf.len % 4 || masks.buf.len != nodes.buf.len) {
+        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
+        goto done;
+    }
+    s.k.v = nodes.buf.buf;
+    s.k.m = masks.buf.buf;
+    s.k.n = (uint32_t)(nodes.buf.len / 4);
+    s.pass_limit = pass_limit;
+    s.max_nodes = max_nodes;
+    s.tt_mask = ((uint64_t)1 << (tt_bits - 1)) - 1; /* buckets of two */
+    s.tt = calloc(2 * ((size_t)s.tt_mask + 1), sizeof *s.tt);
+    s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
+    s.hist = calloc(1 << 16, sizeof *s.hist);
+    if (!s.tt || !s.gens || !s.hist) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int p = 0; p < 2; p++) {
+        s.rack_value[p] = rack_points(s.rack[p]);
+        s.rack_count[p] = 0;
+        for (int c = 0; c < NCODES; c++) s.rack_count[p] += s.rack[p][c];
+    }
+    int any_blank = s.rack[0][0] || s.rack[1][0];
+    for (int c = 1; c < NCODES; c++)
+        if (s.rack[0][c] || s.rack[1][c]) s.want |= 1u << c;
+    if (bag > 0) s.want |= 1u << bag;
+    if (any_blank || bag == 0) s.want = ALL_LETTERS;
+    s.bag = bag;
+    for (int i = 0; i <= MAX_PLY + 1; i++) s.gens[i].k = s.k;
+    memcpy(s.gens[0].board, board.buf.buf, NSQ);
+    int value = 0, exact = 0, depth = 0, rc;
+    Py_BEGIN_ALLOW_THREADS
+    compute_cross_for(&s.gens[0], s.want);
+    s.deadline = seconds > 0 ? now() + seconds : 0;
+    rc = run(&s, passes, &value, &exact, &depth, &pv);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = Py_BuildValue("iiKiy#", value, exact, (unsigned long long)s.nodes, depth,
+                        pv.v ? (const char *)pv.v : "", (Py_ssize_t)(pv.n * sizeof(Rec)));
+done:
+    release(&board);
+    release(&ra);
+    release(&rb);
+    release(&nodes);
+    release(&masks);
+    if (s.gens)
+        for (int i = 0; i <= MAX_PLY + 1; i++) free(s.gens[i].recs);
+    for (int i = 0; i <= MAX_PLY; i++) {
+        free(s.order[i]);
+        free(s.est[i]);
+    }
+    free(s.gens);
+    free(s.tt);
+    free(s.hist);
+    free(pv.v);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS, "Tile values, premium maps and the bingo bonus (from atril)."},
+    {"solve", py_solve, METH_VARARGS, "The exact endgame: value, exactness, nodes, depth, best line."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "atril._endgame", NULL, -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__endgame(void) {
+    engine_init();
+    zobrist_init();
+    return PyModule_Create(&module);
+}

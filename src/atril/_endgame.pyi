@@ -1,0 +1,13 @@
+"""Types of the native exact endgame (``_endgame.c``), read by ``atril.endgame``."""
+
+from typing_extensions import Buffer
+
+def configure(values: bytes, counts: bytes, letter_multipliers: bytes, word_multipliers: bytes,
+              bingo_bonus: int, /) -> None:
+    """Tile values and counts (29 each), the premium maps (225 each) and the bingo bonus."""
+
+def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks: Buffer,
+          pass_limit: int, passes: int, seconds: float, max_nodes: int, tt_bits: int,
+          bag: int = -1, /) -> tuple[int, int, int, int, bytes]:
+    """(value, exact, nodes, depth, best line as packed move records); ``rack_a`` moves first;
+    ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty)."""

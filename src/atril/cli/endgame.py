@@ -1,0 +1,46 @@
+"""``atril final``: the exact endgame of a position whose bag is empty (``atril.endgame``)."""
+
+from __future__ import annotations
+
+import click
+
+from .. import endgame as E
+from ..i18n import N_, _
+from ..lexicon import Lexicon
+from ..position import Position
+from ..ruleset import Ruleset
+from . import echo_json, main, option
+from .core import lexicon_option
+from .engine import play_json
+from .game import ruleset_option
+
+
+@main.command(help=N_("El final exacto: con la bolsa vacía y los dos atriles conocidos, la "
+                      "mejor jugada, la diferencia final con juego perfecto y la línea que lleva "
+                      "a ella."))
+@option("--cgp", "cgp_text", required=True, metavar=N_("CGP"),
+        help=N_("La posición en formato CGP, con los dos atriles (primero el del jugador al "
+                "turno) y la bolsa vacía."))
+@ruleset_option
+@option("--tiempo", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+        metavar=N_("S"), help=N_("Segundos como máximo: si no basta, la mejor jugada hallada "
+                                 "(no exacta)."))
+@lexicon_option
+@option("--json", "as_json", is_flag=True, help=N_("Salida en JSON."))
+def final(cgp_text: str, ruleset: str | None, seconds: float | None, lexicon_spec: str | None,
+          as_json: bool) -> None:
+    position = Position(cgp_text.strip())
+    rules = Ruleset.get(ruleset)
+    lexicon = Lexicon.load(lexicon_spec or position.lexicon)
+    solution = E.solve(position, lexicon, ruleset=rules, seconds=seconds)
+    if as_json:
+        echo_json({"best": play_json(solution.best), "spread": solution.spread,
+                   "pv": [c.move.notation() for c in solution.pv], "exact": solution.exact,
+                   "nodes": solution.nodes})
+        return
+    click.echo(_("Mejor jugada: {move} ({score})").format(
+        move=solution.best.move.notation(position.board), score=solution.best.score))
+    click.echo(_("Diferencia final: {spread:+d}").format(spread=solution.spread))
+    click.echo(_("Línea: {line}").format(line=", ".join(c.move.notation() for c in solution.pv)))
+    if not solution.exact:
+        click.echo(_("(búsqueda interrumpida: el resultado no es exacto)"))

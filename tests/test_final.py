@@ -1,0 +1,365 @@
+"""The exact endgame (``atril.endgame``, C search) against a plain minimax in pure Python
+(``atril.reference.endgame``) on small racks of real self-play boards, the art. 45 rules of
+each ruleset (going out, runs of passes), the best line, the pre-endgame with one tile in the
+bag, ``atril final`` and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atril import endgame, reference
+from atril import tiles as T
+from atril.board import Board
+from atril.cli import main
+from atril.errors import InvalidPositionError
+from atril.lexicon import Lexicon, bundled_words
+from atril.move import Move
+from atril.position import Position
+from atril.rack import parse_rack
+from atril.rules import check_play
+
+#: boards where the bag has just run out in self-play (equity against equity), racks 7/7.
+ENDGAMES = [
+    "10YACIA/4METRA[LL]AS3/8Z6/3H1[CH]A[RR]ARIA3/3U4N6/2ENROJECEd3P/3D3FAX4O/2SOGUEES5B/"
+    "2O11L/2L4G5VA/2D4U1QUEPI1/1DEsLIÑAD4S1/2O3ORINO2T1/7D5E1/7ESCONCEN AHIOSTU/ABELMRT "
+    "396/326 0",
+    "3L11/3O11/3LE10/3AX6D3/4P1DeSFLEMO1/4I6S3/4R6B1D1/1T1CEUTI3O1EA/DOGAS6[RR]1BE/"
+    "1Z5[CH]IVIADOS/HaMPESCO3R1Q1/AR1I2ATAUCA1U1/[LL]E1J3U5E1/EN1U1HINTEROS2/N2Y3O7 "
+    "AAEGNOR/AACELNÑ 329/508 0",
+    "15/9Z3C1/8SO2DUX/7HA[RR]EO1M1/5D2LE3B1/5A2DO3R1/5Q2A3JEA/5UVIS3I1P/5I1NE5E/"
+    "3T3m3TA[LL]O/2SINGLAN1[CH]OYEN/1H1M3D6A/1I1B3UF5R/1Ñ1E3RECUENTA/CAPOTEROS2LIOS "
+    "AADOSU?/ACEEGLR 456/336 0",
+    "7S4P1J/7O1GIRADO/7[RR]4N1Y/7ET3I1O/4PULGA1E1F2/7AL1N1i2/8Q1D1C2/7DURI[LL]O2/8E1N4/"
+    "H8ÑO4/O4VERDUSCA2/[CH]AMaLES4O3/I1AX7B3/OHM4ATERECED/SAETARES3ZATA BCEISUU/AEILNNO "
+    "465/430 0",
+]
+
+
+@cache
+def es09() -> Lexicon:
+    return Lexicon.load("ES09")
+
+
+@cache
+def words() -> reference.Words:
+    """ES09 read from its text, not from a graph: the minimax shares nothing with the C path."""
+    return reference.Words(bundled_words("ES09"))
+
+
+def rack_points(rack) -> int:
+    return sum(T.VALUES[t] for t in rack if t != T.BLANK)
+
+
+def small_cases(count: int, seed: int, sizes=((1, 1), (1, 2), (2, 1), (2, 2))):
+    """Boards of ENDGAMES with racks of one or two tiles drawn from the real racks."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        position = Position(rng.choice(ENDGAMES))
+        a, b = rng.choice(sizes)
+        yield position.board, (tuple(rng.sample(position.racks[0], a)),
+                               tuple(rng.sample(position.racks[1], b)))
+
+
+def replay_line(board: Board, racks, solution, limit: int, passes: int = 0) -> int:
+    """The points the best line adds for the first player, by the rules (art. 45), checking
+    that every move of it is legal where it is played and that it ends the game."""
+    from atril.rules import apply_play, check_play
+    board = board.copy()
+    held = [list(racks[0]), list(racks[1])]
+    total = [0, 0]
+    for i, cand in enumerate(solution.pv):
+        side = i % 2
+        assert Counter(cand.used) <= Counter(held[side])
+        if cand.move.is_pass:
+            passes += 1
+            if passes >= limit:
+                total[0] -= rack_points(held[0])
+                total[1] -= rack_points(held[1])
+                assert i == len(solution.pv) - 1
+                return total[0] - total[1]
+            continue
+        scored = check_play(board, cand.move)
+        assert scored.score == cand.score
+        assert all(es09().is_word(w.tiles) for w in scored.words)
+        apply_play(board, scored)
+        passes = 0
+        total[side] += cand.score
+        for t in cand.used:
+            held[side].remove(t)
+        if not held[side]:
+            gained = rack_points(held[1 - side])
+            total[side] += gained
+            total[1 - side] -= gained
+            assert i == len(solution.pv) - 1
+            return total[0] - total[1]
+    raise AssertionError("the best line does not reach the end of the game")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_search_agrees_with_plain_minimax(seed):
+    for board, racks in small_cases(4, seed):
+        solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+        expected = reference.endgame(board, racks, words(), pass_limit=4)
+        assert solution.exact
+        assert solution.value == expected, (board, racks)
+        assert replay_line(board, racks, solution, 4) == expected
+
+
+@pytest.mark.parametrize("limit, passes", [(4, 3), (4, 2), (6, 5), (6, 0), (2, 1)])
+def test_runs_of_passes_follow_the_ruleset(limit, passes):
+    """Four passes (FISE, 45.2) or six scoreless turns (FILE 2024, 45.3) end the game, each
+    player losing their own rack; the run already made counts."""
+    for board, racks in small_cases(4, 100 + limit + passes, sizes=((1, 1), (2, 1))):
+        solution = endgame.solve_racks(board, racks, es09(), pass_limit=limit, passes=passes)
+        expected = reference.endgame(board, racks, words(), pass_limit=limit, passes=passes)
+        assert solution.exact and solution.value == expected
+        assert replay_line(board, racks, solution, limit, passes) == expected
+
+
+def test_nobody_can_play():
+    """Only passes: the game ends when the run is complete, each player losing their rack."""
+    board = Board("15/15/15/15/15/15/15/7Q7/15/15/15/15/15/15/15")
+    racks = (parse_rack("Ñ"), parse_rack("XZ"))
+    for passes, limit in ((0, 4), (3, 4), (0, 6)):
+        solution = endgame.solve_racks(board, racks, es09(), pass_limit=limit, passes=passes)
+        assert solution.value == 8 + 10 - 8 == reference.endgame(
+            board, racks, words(), pass_limit=limit, passes=passes)
+        assert [c.move.is_pass for c in solution.pv] == [True] * (limit - passes)
+
+
+def test_going_out_gains_the_other_rack_twice_over_the_spread():
+    """art. 45.4: whoever goes out gains the other's rack, which the other loses."""
+    board = Board("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15")
+    solution = endgame.solve_racks(board, (parse_rack("S"), parse_rack("Ñ")), es09(),
+                                   pass_limit=4)
+    assert str(solution.best) == "H4 (CASA)S 14" and solution.value == 14 + 2 * 8
+
+
+def test_the_ruleset_sets_the_pass_limit():
+    assert endgame.pass_limit("FISE2009") == 4
+    assert endgame.pass_limit("FISE2004") == 4
+    assert endgame.pass_limit("FILE2024") == 6
+
+
+def test_a_full_endgame_from_a_cgp():
+    """7 tiles on each rack: the exact answer, the scores counted, a best line that is legal
+    and adds up."""
+    position = Position(ENDGAMES[0])
+    solution = endgame.solve(position, es09())
+    assert solution.exact
+    assert solution.spread == 396 - 326 + solution.value
+    assert replay_line(position.board, position.racks, solution, 4) == solution.value
+    data = solution.to_dict()
+    assert set(data) == {"best", "spread", "pv", "exact", "nodes"}
+    assert set(data["best"]) == {"notation", "score", "placed"}
+
+
+def test_a_stopped_search_says_so():
+    position = Position(ENDGAMES[2])
+    solution = endgame.solve(position, es09(), max_nodes=2000)
+    assert not solution.exact and len(solution.pv) == 1
+    assert solution.best.move.is_play or solution.best.move.is_pass
+
+
+@pytest.mark.parametrize("cgp, message", [
+    ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía"),
+    (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles"),
+    (ENDGAMES[0][:-1] + "4", "ya ha terminado"),
+])
+def test_bad_positions(cgp, message):
+    with pytest.raises(InvalidPositionError, match=message):
+        endgame.solve(Position(cgp), es09())
+
+
+# ---- random small cases on small lexicons (hypothesis) -------------------------------------
+
+@cache
+def small_words(seed: int) -> list[tuple[int, ...]]:
+    """Every two-letter word of ES09 and a random sample of 4,000 of the rest (as
+    tests/test_movegen.py builds its small lexicons): fewer plays, a quicker minimax."""
+    words = bundled_words("ES09")
+    rng = random.Random(seed)
+    short = [w for w in words if len(w) == 2]
+    return short + rng.sample([w for w in words if len(w) > 2], 4000)
+
+
+@cache
+def small_lexicon(seed: int) -> Lexicon:
+    return Lexicon.from_words([T.word_text(w) for w in small_words(seed)], id=f"FIN{seed}")
+
+
+@cache
+def small_reference(seed: int) -> reference.Words:
+    return reference.Words(small_words(seed))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2), st.integers(0, len(ENDGAMES) - 1), st.randoms(use_true_random=False),
+       st.integers(1, 2), st.integers(1, 2), st.booleans(),
+       st.sampled_from([(4, 0), (4, 3), (6, 0), (6, 4)]))
+def test_random_small_endgames_agree_with_minimax(lex_seed, board, rng, a, b, with_bag, rule):
+    """Random racks of one or two tiles (the minimax takes minutes on more), with or without a
+    tile in the bag (the pre-endgame's case), on self-play boards, a small lexicon, four passes
+    (FISE, 45.2) or six (FILE 2024, 45.3) with part of the run already made: the value is the
+    minimax's, exactly."""
+    position = Position(ENDGAMES[board])
+    pool = list(position.racks[0]) + list(position.racks[1])
+    rng.shuffle(pool)
+    if with_bag and a + b == 4:  # four tiles and the bag's: the minimax takes minutes
+        b = 1
+    racks = (tuple(pool[:a]), tuple(pool[a:a + b]))
+    bag = pool[a + b] if with_bag else None
+    limit, passes = rule
+    solution = endgame.solve_racks(position.board, racks, small_lexicon(lex_seed),
+                                   pass_limit=limit, passes=passes, bag=bag)
+    expected = reference.endgame(position.board, racks, small_reference(lex_seed),
+                                 pass_limit=limit, passes=passes, bag=bag)
+    assert solution.exact and solution.value == expected, (racks, bag, rule)
+
+
+def test_going_out_arithmetic():  # art. 45.4
+    """Going out gains the opponent's rack value, which the opponent loses (English rules give
+    the one who goes out double instead): CASA + S for 14 with Ñ (8) left on the other rack
+    moves the spread by 14 + 8 (gained) + 8 (lost by the other)."""
+    board = Board("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15")
+    solution = endgame.solve_racks(board, (parse_rack("S"), parse_rack("Ñ")), es09(),
+                                   pass_limit=4)
+    assert solution.value == 14 + 8 + 8 and len(solution.pv) == 1
+
+
+def test_passes_end_the_game_each_losing_their_own_rack():  # art. 45.2
+    """Nobody can play: the run of passes ends it, and each side loses its own rack (not the
+    other's): Ñ (8) against X + Z (8 + 10) adds 18 − 8 = +10 to the first player."""
+    board = Board("15/15/15/15/15/15/15/7Q7/15/15/15/15/15/15/15")
+    racks = (parse_rack("Ñ"), parse_rack("XZ"))
+    assert endgame.solve_racks(board, racks, es09(), pass_limit=4).value == 10
+
+
+# ---- the pre-endgame ---------------------------------------------------------------------------
+
+def preendgame_case():
+    """A self-play board, the mover with two tiles, the opponent with one and one in the bag
+    (small enough for the minimax)."""
+    position = Position(ENDGAMES[0])
+    mine = tuple(position.racks[0][:2])
+    unseen = tuple(position.racks[1][:2])
+    return position.board, mine, unseen
+
+
+def test_the_preendgame_tries_every_draw_and_exchanging_one_tile():
+    board, mine, unseen = preendgame_case()
+    results = endgame.preendgame_racks(board, mine, unseen, es09(), spread=10)
+    kinds = {("play" if r.move.is_play else "pass" if r.move.is_pass else "exchange")
+             for r in results}
+    assert kinds == {"play", "pass", "exchange"}  # art. 25: one tile may go back to a bag of one
+    exchanges = [r for r in results if r.move.is_exchange]
+    assert sorted(len(r.candidate.used) for r in exchanges) == [1] * len(set(mine))
+    for r in results:
+        assert r.draws == 2 and len(r.outcomes) == len(set(unseen)) and r.exact
+        assert r.wins == sum(
+            unseen.count(t) * (1.0 if f > 0 else 0.5 if f == 0 else 0.0) for t, f in r.outcomes)
+    keys = [(-r.wins, -r.spread) for r in results]
+    assert keys == sorted(keys)  # by wins, then spread
+
+
+def test_preendgame_outcomes_agree_with_minimax():
+    """Each candidate and draw, valued again by the plain minimax: a play draws the bag tile
+    and leaves a pure endgame; a pass leaves the tile in the bag (the run of passes grows); an
+    exchange swaps one tile with the bag's (not a pass, 45.2)."""
+    board, mine, unseen = preendgame_case()
+    results = endgame.preendgame_racks(board, mine, unseen, es09())
+    for r in results:
+        for tile, final in r.outcomes:
+            opp = list(unseen)
+            opp.remove(tile)
+            rack = Counter(mine)
+            rack.subtract(r.candidate.used)
+            if r.move.is_play:
+                after = board.copy()
+                for sq, t in r.candidate.placed:
+                    after[sq] = t
+                rack[tile] += 1
+                expected = r.candidate.score - reference.endgame(
+                    after, (tuple(opp), tuple(rack.elements())), words(), pass_limit=4)
+            elif r.move.is_pass:
+                expected = -reference.endgame(board, (tuple(opp), mine), words(), pass_limit=4,
+                                              passes=1, bag=tile)
+            else:
+                rack[tile] += 1
+                expected = -reference.endgame(board, (tuple(opp), tuple(rack.elements())),
+                                              words(), pass_limit=4, bag=r.candidate.used[0])
+            assert final == expected, (r.move, tile)
+
+
+def test_no_exchange_under_a_rule_that_forbids_it(monkeypatch):
+    """With exchange_min_bag above 1, a bag of one takes no exchange (art. 25)."""
+    import dataclasses
+
+    from atril.ruleset import Ruleset
+    strict = dataclasses.replace(Ruleset.get("FISE2009"), exchange_min_bag=7)
+    board, mine, unseen = preendgame_case()
+    results = endgame.preendgame_racks(board, mine, unseen, es09(), ruleset=strict)
+    assert not any(r.move.is_exchange for r in results)
+
+
+def test_preendgame_needs_one_tile_in_the_bag():
+    with pytest.raises(InvalidPositionError, match="una sola ficha"):
+        endgame.preendgame(Position(ENDGAMES[0]), es09())
+
+
+# ---- atril final ---------------------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_final_json_contract():
+    """issue 16: best {notation, score, placed}, spread counting the CGP's scores, pv, exact,
+    nodes; the same shapes as ``atril moves --json``."""
+    cgp = ENDGAMES[1]
+    result = run("final", "--cgp", cgp, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"best", "spread", "pv", "exact", "nodes"}
+    assert set(data["best"]) == {"notation", "score", "placed"}
+    assert data["exact"] is True and data["nodes"] > 0
+    position = Position(cgp)
+    solution = endgame.solve(position, es09())
+    assert data["spread"] == solution.spread == 329 - 508 + solution.value
+    assert data["pv"] == [c.move.notation() for c in solution.pv]
+    assert data["pv"][0] == data["best"]["notation"]
+    if data["best"]["placed"]:
+        play = check_play(position.board, Move(data["best"]["notation"]))
+        assert play.score == data["best"]["score"]
+        assert len(play.placed) == len(data["best"]["placed"])
+
+
+def test_final_text():
+    result = run("final", "--cgp", ENDGAMES[1])
+    assert result.exit_code == 0 and "Diferencia final" in result.output
+
+
+@pytest.mark.parametrize("cgp, message", [
+    ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía"),
+    (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles"),
+    ("esto no es un CGP", ""),
+    (ENDGAMES[0].replace("AHIOSTU/", "AHIOSTUU/"), ""),  # eight tiles
+    (ENDGAMES[0].replace(" AHIOSTU/", " ZZZZZZZ/"), ""),  # art. 3: more Z than the game has
+])
+def test_final_bad_input_is_a_clear_error(cgp, message):
+    for extra in ([], ["--json"]):
+        result = run("final", "--cgp", cgp, *extra)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output and not isinstance(result.exception, TypeError)
+        if extra:
+            assert message in json.loads(result.output)["error"]
+        else:
+            assert message in result.output
