@@ -16,7 +16,7 @@ def lex():
 
 
 def test_levels_have_spanish_descriptions():
-    assert list(players.LEVELS) == ["principiante", "intermedio", "greedy", "equity"]
+    assert list(players.LEVELS) == ["principiante", "intermedio", "greedy", "equity", "campeon"]
     for level in players.LEVELS.values():
         assert level.title and level.description.endswith(".")
     with pytest.raises(AtrilError):

@@ -36,7 +36,7 @@ from .move import Move
 from .referee import Player, Referee
 from .rules import check_play
 
-__all__ = ["LEVELS", "Level", "Engine", "Player", "get", "match", "play_game",
+__all__ = ["LEVELS", "Level", "Engine", "Champion", "Player", "get", "match", "play_game",
            "play_out", "pending_is_valid"]
 
 
@@ -48,7 +48,9 @@ class Level:
     ``top``: how many of the best moves it picks among at random (1 = always the best);
     ``equity``: rank by score plus leave value (and consider exchanges) instead of score;
     ``max_word``: longest main word it plays; ``bingos``: whether it plays all seven tiles;
-    ``challenge``: probability of challenging a play it knows to be invalid."""
+    ``challenge``: probability of challenging a play it knows to be invalid;
+    ``simulate``: think ahead (``Champion``: simulation, the exact endgame), within a time
+    budget per move."""
 
     name: str
     title: str
@@ -58,6 +60,7 @@ class Level:
     max_word: int = 15
     bingos: bool = True
     challenge: float = 1.0
+    simulate: bool = False
 
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
@@ -79,18 +82,38 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
              "(valores aprendidos jugando contra sí mismo); sabe cambiar fichas; impugna toda "
              "jugada no válida."),
           top=1, equity=True),
+    Level("campeon", N_("Campeón"),
+          N_("Piensa por adelantado: juega muchas veces las mejores jugadas contra atriles "
+             "posibles del rival y elige la que más gana (al final, la que más probabilidad "
+             "de ganar le da); con la bolsa vacía calcula el final exacto. Tarda hasta el "
+             "tiempo por jugada que se le dé; impugna toda jugada no válida."),
+          top=1, equity=True, simulate=True),
 )}
+
+#: the time budget per move of a simulating level when none is given (seconds)
+DEFAULT_SECONDS = 1.0
+#: the endgame's budget of a level simulating without a clock (``Champion.iterations``)
+ENDGAME_SECONDS = 1.0
+#: the pre-endgame (one tile in the bag) is solved from this budget a move up; below it the
+#: level simulates (the pre-endgame's some 130 endgame searches take seconds today)
+PREENDGAME_SECONDS = 10.0
+PREENDGAME_TOP = 8
+PREENDGAME_SEARCHES = 136
 
 
 def get(name: str, *, lexicon: Lexicon | None = None, seed: int | str | None = None,
-        leaves: movegen.LeaveTable | None = None) -> Engine:
+        leaves: movegen.LeaveTable | None = None, seconds: float | None = None) -> Engine:
     """A built-in player by name (see ``LEVELS``); ``seed`` fixes its random choices,
-    ``leaves`` replaces the shipped leave table (training uses this)."""
+    ``leaves`` replaces the shipped leave table (training uses this), ``seconds`` is the time
+    budget per move of a level that simulates (``DEFAULT_SECONDS`` if not given; the others
+    ignore it)."""
     try:
         level = LEVELS[name.lower()]
     except KeyError:
         raise AtrilError(_("jugador desconocido «{name}»; los disponibles son: {known}").format(
             name=name, known=", ".join(LEVELS))) from None
+    if level.simulate:
+        return Champion(level, lexicon=lexicon, seed=seed, leaves=leaves, seconds=seconds)
     return Engine(level, lexicon=lexicon, seed=seed, leaves=leaves)
 
 
@@ -165,6 +188,96 @@ class Engine:
 
     def __repr__(self) -> str:
         return f"<Engine {self.name}>"
+
+
+class Champion(Engine):
+    """The ``campeon`` level: with tiles in the bag it simulates its best candidates
+    (``atril.sim``; by win probability near the end); with the bag empty it solves the endgame
+    exactly (``atril.endgame``), the opponent's rack being then the unseen tiles. With one tile
+    in the bag it solves the pre-endgame (every draw an endgame) when its budget is
+    ``PREENDGAME_SECONDS`` or more, and simulates otherwise. Each move takes about
+    ``seconds``."""
+
+    def __init__(self, level: Level, *, lexicon: Lexicon | None = None,
+                 seed: int | str | None = None, leaves: movegen.LeaveTable | None = None,
+                 seconds: float | None = None, iterations: int | None = None):
+        super().__init__(level, lexicon=lexicon, seed=seed, leaves=leaves)
+        self.seconds = DEFAULT_SECONDS if seconds is None else seconds
+        #: with a cap on the iterations and no clock (``seconds`` = 0) a move depends only on
+        #: the seed, not on the machine's load (benchmarks)
+        self.iterations = iterations
+
+    def choose(self, game: Game) -> Move:
+        bag = len(game.bag)
+        if bag == 0:
+            found = self._endgame(game)
+            if found is not None:
+                return found
+            return super().choose(game)
+        if bag == 1:
+            found = self._preendgame(game)
+            if found is not None:
+                return found
+        from . import sim
+        table = self._leaves
+        if table is None:
+            from . import leaves as L
+            table = self._leaves = L.load()
+        result = sim.simulate_game(game, lexicon=self.lexicon, leaves=table,
+                                   seconds=self.seconds or None,
+                                   iterations=self.iterations or 1_000_000,
+                                   seed=self._rng.getrandbits(64))
+        move = result.best.candidate.move
+        if not move.is_play and _stuck(game) and not len(movegen.best(game.board, game.rack,
+                                                                      self.lexicon)):
+            return Move.pass_()  # a second fruitless exchange could go on forever
+        return move
+
+    def _endgame(self, game: Game) -> Move | None:
+        """The exact endgame's move (the opponent holds exactly the unseen tiles)."""
+        try:
+            from . import endgame
+        except ImportError:  # pragma: no cover - the extension was not built
+            return None
+        position = game.position()
+        unseen = tuple(t for t, n in enumerate(game.unseen()) for _ in range(n))
+        if not unseen or not game.rack:
+            return None
+        position.racks = (tuple(game.rack), unseen)
+        try:
+            solution = endgame.solve(position, self.lexicon, ruleset=game.ruleset,
+                                     seconds=self.seconds or ENDGAME_SECONDS)
+        except AtrilError:  # e.g. a ruleset whose passes never end the game
+            return None
+        return solution.best.move
+
+    def _preendgame(self, game: Game) -> Move | None:
+        """The pre-endgame's move with one tile in the bag (``atril.endgame.preendgame``: each
+        candidate against every possible bag tile, each draw an exact endgame), when the
+        budget affords it: ``PREENDGAME_SECONDS`` or more a move. It solves some 130 endgames
+        (the ``PREENDGAME_TOP`` plays by score, the pass and the one-tile exchanges, times
+        eight draws); each gets an equal share of the budget."""
+        budget = self.seconds or ENDGAME_SECONDS
+        if budget < PREENDGAME_SECONDS:
+            return None
+        try:
+            from . import endgame
+        except ImportError:  # pragma: no cover
+            return None
+        solve = getattr(endgame, "preendgame", None)
+        if solve is None:
+            return None
+        position = game.position()
+        position.racks = (tuple(game.rack), ())  # the opponent's rack is not known yet
+        try:
+            found = solve(position, self.lexicon, ruleset=game.ruleset, top=PREENDGAME_TOP,
+                          seconds=budget / PREENDGAME_SEARCHES)
+        except AtrilError:
+            return None
+        return found[0].move if found else None
+
+    def __repr__(self) -> str:
+        return f"<Champion {self.name} {self.seconds} s>"
 
 
 def _stuck(game: Game) -> bool:

@@ -61,7 +61,7 @@ class Session:
                  names: tuple[str, str] | None = None, ruleset: str | None = None,
                  clock_minutes: float | None = None, seed: int | str | None = None,
                  lang: str | None = None, save: str | Path | None = None,
-                 lexicon: Lexicon | None = None):
+                 lexicon: Lexicon | None = None, seconds: float | None = None):
         self.stdin, self.stdout = stdin, stdout
         self.lang = supported(lang) or current()  # the language it speaks
         self.save_path = save
@@ -72,7 +72,7 @@ class Session:
                 self.computer = None
                 names = names or (_("Jugador 1"), _("Jugador 2"))
             else:
-                self.computer = P.get(opponent, lexicon=lex, seed=seed)
+                self.computer = P.get(opponent, lexicon=lex, seed=seed, seconds=seconds)
                 names = names or (_("Tú"), _("Ordenador"))
             self.game = Game(names, ruleset=ruleset, seed=seed, first=None, lexicon=lex,
                              clock=None if clock_minutes is None else Clock(clock_minutes),

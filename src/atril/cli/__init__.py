@@ -179,4 +179,16 @@ __all__ = ["main", "fail", "echo_json", "option", "argument", "Command", "Group"
            "Argument"]
 
 # Each module registers its commands on ``main`` (so they are imported after it).
-from . import admin, core, duplicate, engine, game, lexicon, tournament, web, words  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    admin,
+    analysis,
+    core,
+    duplicate,
+    endgame,
+    engine,
+    game,
+    lexicon,
+    tournament,
+    web,
+    words,
+)

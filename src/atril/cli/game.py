@@ -52,6 +52,9 @@ def _player_names(text: str) -> list[str]:
 ruleset_option = option("--ruleset", default=None,
                         type=click.Choice(Ruleset.names(), case_sensitive=False),
                         help=N_("Reglamento (por defecto FISE2009)."))
+seconds_option = option("--tiempo", "seconds", type=click.FloatRange(min=0, min_open=True),
+                        default=None, metavar=N_("S"),
+                        help=N_("Segundos por jugada del nivel campeón (por defecto, 1)."))
 
 
 @main.command(help=N_("Partidas del ordenador contra sí mismo, con barra de progreso en stderr."))
@@ -63,15 +66,17 @@ ruleset_option = option("--ruleset", default=None,
         metavar=N_("JUGADORES"),
         help=N_("Los dos jugadores, separados por una coma (los niveles de atril play --vs)."))
 @ruleset_option
+@seconds_option
 @lexicon_option
 @option("--json", "as_json", is_flag=True, help=N_("Un objeto JSON por partida."))
-def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
+def selfplay(games, seed, player_list, ruleset, seconds, lexicon_spec, as_json) -> None:
     names = _player_names(player_list)
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
     said = notice(ruleset, lexicon.id)
     if said:
         click.echo(said, err=True)
-    engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}") for k, n in enumerate(names)]
+    engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}", seconds=seconds)
+               for k, n in enumerate(names)]
     wins, points, turns = [0, 0], [0, 0], 0
     start = time.perf_counter()
     for game, seats in tqdm(P.match(engines, games, seed=seed, lexicon=lexicon, ruleset=ruleset),
@@ -113,11 +118,13 @@ def selfplay(games, seed, player_list, ruleset, lexicon_spec, as_json) -> None:
         help=N_("Idioma de los mensajes (como atril --lang)."))
 @option("--save", "save_path", default=None, metavar=N_("FICHERO.gcg"),
         help=N_("Guarda la partida en GCG al terminar o al salir."))
+@seconds_option
 @lexicon_option
 def play(opponent: str, ruleset: str | None, minutes: float | None, seed: str | None,
-         lang: str | None, save_path: str | None, lexicon_spec: str | None) -> None:
+         lang: str | None, save_path: str | None, seconds: float | None,
+         lexicon_spec: str | None) -> None:
     from ..terminal import run
     lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
     run(sys.stdin, sys.stdout, opponent=opponent.lower(),
         ruleset=ruleset, clock_minutes=minutes, seed=seed, lang=lang, save=save_path,
-        lexicon=lexicon)
+        lexicon=lexicon, seconds=seconds)

@@ -7,6 +7,7 @@ which words are valid (art. 43).
 
 from __future__ import annotations
 
+from .. import analysis as full_analysis
 from .. import leaves, movegen
 from .. import tiles as T
 from ..board import Board
@@ -17,10 +18,14 @@ TOP = 3
 
 
 def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
-    """One entry per turn: its number ``n``, the turn (``Turn.to_dict``), the top plays, and
-    the scrabbles the rack allowed if the play made was not one."""
+    """One entry per turn: its number ``n``, the turn (``Turn.to_dict``), the top plays, the
+    scrabbles the rack allowed if the play made was not one, and the static verdict of
+    ``atril.analysis`` (``verdict``: the play made and the best by equity, each with its win
+    probability after the move, what the choice lost, and ``win_before``, the mover's win
+    probability before it: the points of a win-probability graph)."""
     board = Board()
     table = leaves.load()
+    verdicts = full_analysis.analyse(game, lexicon, seconds=0).turns
     out = []
     for n, turn in enumerate(game.history):
         # While the bag has tiles both racks are full; then the tiles kept have a value.
@@ -39,7 +44,10 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
                     scrabbles.append({"move": _text(cand), "score": cand.score})
                     if len(scrabbles) == TOP:
                         break
-        out.append({"n": n + 1, **turn.to_dict(), "best": best, "missed_scrabbles": scrabbles})
+        verdict = verdicts[n].to_dict()
+        out.append({"n": n + 1, **turn.to_dict(), "best": best, "missed_scrabbles": scrabbles,
+                    "verdict": {key: verdict[key] for key in (
+                        "win_before", "played", "best", "equity_lost", "win_lost")}})
         if turn.kind == PLAY:
             for sq, t in turn.placed():
                 board[sq] = t

@@ -777,7 +777,38 @@ async function showAnalysis() {
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
       + `<td>${escapeHtml(turn.notation)} (${turn.points})</td><td>${best}</td><td>${missed}</td></tr>`;
   }).join("");
-  box.innerHTML = data.turns.length ? `<h3>${t("Análisis")}</h3><table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th></tr>${rows}</table>` : t("Sin datos de análisis.");
+  box.innerHTML = data.turns.length ? `<h3>${t("Análisis")}</h3>${winGraph(data)}<table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th></tr>${rows}</table>` : t("Sin datos de análisis.");
+}
+
+// The first player's win probability before each turn (atril.winprob, from the analysis's
+// verdicts) as a line, the end as won, drawn or lost, and the three costliest choices (at least
+// two points of win probability lost) marked with their turn number.
+function winGraph(data) {
+  const turns = data.turns.filter((turn) => turn.verdict);
+  if (!turns.length) return "";
+  const W = 600, H = 150, PAD = 18, LEFT = 40;
+  const first = (turn) => (turn.player === 0 ? turn.verdict.win_before : 1 - turn.verdict.win_before);
+  const points = turns.map(first);
+  if (data.final) points.push(data.final[0] > data.final[1] ? 1 : data.final[0] < data.final[1] ? 0 : 0.5);
+  const x = (i) => LEFT + ((W - LEFT - PAD) * i) / Math.max(1, points.length - 1);
+  const y = (p) => PAD / 2 + (H - PAD) * (1 - p);
+  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p).toFixed(1)}`).join(" ");
+  const worst = turns.map((turn, i) => ({ turn, i }))
+    .filter(({ turn }) => turn.verdict.win_lost >= 0.02)
+    .sort((a, b) => b.turn.verdict.win_lost - a.turn.verdict.win_lost).slice(0, 3);
+  const marks = worst.map(({ turn, i }) => {
+    const tip = t("{n}. {name}: {played}; mejor {best} ({lost} % menos de ganar)", {
+      n: turn.n, name: data.players[turn.player], played: turn.verdict.played.notation,
+      best: turn.verdict.best.notation, lost: (100 * turn.verdict.win_lost).toFixed(1) });
+    return `<g class="mistake"><circle cx="${x(i).toFixed(1)}" cy="${y(points[i]).toFixed(1)}" r="4"><title>${escapeHtml(tip)}</title></circle>`
+      + `<text x="${x(i).toFixed(1)}" y="${(y(points[i]) - 7).toFixed(1)}" text-anchor="middle">${turn.n}</text></g>`;
+  }).join("");
+  const caption = t("Probabilidad de ganar de {name} antes de cada turno; en rojo, las jugadas que más costaron",
+    { name: data.players[0] });
+  return `<figure class="win-graph"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(caption)}">`
+    + [0, 0.5, 1].map((p) => `<text x="${LEFT - 6}" y="${y(p) + 4}" text-anchor="end" class="axis">${100 * p} %</text>`).join("")
+    + `<line x1="${LEFT}" x2="${W - PAD}" y1="${y(0.5)}" y2="${y(0.5)}" class="even"></line>`
+    + `<path d="${line}"></path>${marks}</svg><figcaption>${escapeHtml(caption)}</figcaption></figure>`;
 }
 
 // -- the opponent has moved: a sound (if chosen) and the tab's title (if the tab is not seen) --
