@@ -183,7 +183,7 @@ def test_real_terminal():
         expect("Jugada maestra: H3 AZIMUT — 54 puntos.")
         expect("Ronda 2")
         # the round's own prompt (lines typed before it are dropped, as at a real terminal)
-        expect("]> ", after=seen.index("Ronda 2".encode()))
+        expect("]> ", after=seen.index(b"Ronda 2"))
         os.write(main, b"salir\n")
         expect("Partida abandonada.")
         assert proc.wait(timeout=30) == 0
