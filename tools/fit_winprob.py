@@ -3,6 +3,10 @@
     .venv/bin/pip install numpy   # only this script needs it
     .venv/bin/python tools/fit_winprob.py --games 10000 --workers 2 \\
         --out src/atril/data/winprob-es09.json
+    .venv/bin/python tools/fit_winprob.py --games 100000 --cluster tcp://host:8786  # Dask
+
+The games run in tasks of CHUNK games through ``atril.parallel`` (docs/PARALLEL.md): on
+``--workers`` processes, or on a Dask cluster given ``--cluster`` (``atril[cluster]``).
 
 Two ``equity`` players play ``--games`` games (bag seeds ``winprob:<n>``, so a run is
 reproducible). Before every turn the state of the player to move is recorded: the spread (their
@@ -18,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import time
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from atril import players
+from atril import parallel, players
 from atril import tiles as T
 from atril.lexicon import Lexicon
 from atril.winprob import Model
@@ -46,6 +49,8 @@ def _init() -> None:
 
 def _play_chunk(first: int) -> list[tuple[int, int, float]]:
     """(spread, unseen, outcome) for the player to move, before every turn of CHUNK games."""
+    if not _state:  # once per worker process
+        _init()
     rows: list[tuple[int, int, float]] = []
     for n in range(first, first + CHUNK):
         states: list[tuple[int, int, int]] = []
@@ -65,6 +70,11 @@ def _play_chunk(first: int) -> list[tuple[int, int, float]]:
             diff = final[p] - final[1 - p]
             rows.append((spread, unseen, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
     return rows
+
+
+def _chunk_of(first: int) -> tuple[int, list[tuple[int, int, float]]]:
+    """``(first, _play_chunk(first))``: a task of ``atril.parallel``, tagged to be sorted."""
+    return first, _play_chunk(first)
 
 
 def _logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -116,7 +126,9 @@ def fit(rows: np.ndarray) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--workers", type=int, default=max(1, (mp.cpu_count() or 1)))
+    parser.add_argument("--workers", type=int, default=parallel.cpu_count())
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS",
+                        help="a Dask scheduler (tcp://host:8786, or local); atril[cluster]")
     parser.add_argument("--out", default="src/atril/data/winprob-es09.json")
     parser.add_argument("--rows", default=None,
                         help="a .npy file: the states are saved there, or read if it exists")
@@ -127,10 +139,12 @@ def main() -> None:
         data = np.load(args.rows)
     else:
         rows: list[tuple[int, int, float]] = []
-        with mp.Pool(args.workers, initializer=_init) as pool:
-            for chunk in tqdm(pool.imap_unordered(_play_chunk, seeds), total=len(seeds),
-                              unit="tarea"):
-                rows.extend(chunk)
+        # sorted: the rows (and so the fit) do not depend on the order the chunks finish in
+        chunks = dict(tqdm(parallel.map_unordered(_chunk_of, seeds, workers=args.workers,
+                                                  address=args.cluster),
+                           total=len(seeds), unit="tarea"))
+        for first in sorted(chunks):
+            rows.extend(chunks[first])
         data = np.array(rows, dtype=float)
         if args.rows:
             np.save(args.rows, data)

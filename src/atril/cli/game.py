@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 
@@ -10,11 +11,12 @@ from tqdm import tqdm
 
 from .. import i18n
 from .. import players as P
+from ..errors import AtrilError
 from ..game import Game
 from ..i18n import N_, _
 from ..lexicon import Lexicon, notice
 from ..ruleset import Ruleset
-from . import echo_json, main, option
+from . import echo_json, fail, main, option
 from .core import lexicon_option
 
 
@@ -57,6 +59,48 @@ seconds_option = option("--tiempo", "seconds", type=click.FloatRange(min=0, min_
                         help=N_("Segundos por jugada del nivel campeón (por defecto, 1)."))
 
 
+#: games per task of ``atril selfplay --workers``: one pair (the same bag, seats swapped)
+CHUNK = 2
+
+
+@functools.cache
+def _lexicon(spec: str) -> Lexicon:
+    """The lexicon ``spec``, loaded once per process (a worker plays many chunks)."""
+    return Lexicon.load(spec)
+
+
+def play_chunk(task: tuple) -> tuple[int, list[tuple[dict, tuple[int, int], list[int],
+                                                      int | None, int]]]:
+    """Games ``start`` to ``stop - 1`` of ``atril selfplay`` (a task of ``atril.parallel``):
+    ``(start, [(game_json, seats, final scores, winning seat or None, turns), ...])``.
+
+    Game ``i`` is the same wherever it runs: its bag seed is ``seed + i // 2``
+    (``players.match``) and each engine's random choices are seeded ``"{seed}:{k}:{i}"``."""
+    names, spec, ruleset, seconds, seed, start, stop = task
+    lexicon = _lexicon(spec)
+    out = []
+    for i in range(start, stop):
+        seats = (1, 0) if i % 2 else (0, 1)
+        engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}:{i}", seconds=seconds)
+                   for k, n in enumerate(names)]
+        game = P.play_game([engines[k] for k in seats], seed=seed + i // 2, lexicon=lexicon,
+                           ruleset=ruleset)
+        result = game.result
+        assert result is not None
+        out.append((game_json(game), seats, list(result.scores), result.winner,
+                    len(game.history)))
+    return start, out
+
+
+workers_option = option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                        metavar=N_("N"),
+                        help=N_("Procesos en paralelo (p. ej. tantos como núcleos); el "
+                                "resultado es el mismo que con uno."))
+cluster_option = option("--cluster", "address", default=None, metavar=N_("DIRECCIÓN"),
+                        help=N_("Reparte el trabajo en un clúster Dask (tcp://máquina:8786, o "
+                                "«local»); requiere atril[cluster]."))
+
+
 @main.command(help=N_("Partidas del ordenador contra sí mismo, con barra de progreso en stderr."))
 @option("--games", type=click.IntRange(min=1), default=10, show_default=True, metavar=N_("N"),
         help=N_("Cuántas partidas (por parejas: la misma bolsa con los asientos cambiados)."))
@@ -68,27 +112,45 @@ seconds_option = option("--tiempo", "seconds", type=click.FloatRange(min=0, min_
 @ruleset_option
 @seconds_option
 @lexicon_option
+@workers_option
+@cluster_option
 @option("--json", "as_json", is_flag=True, help=N_("Un objeto JSON por partida."))
-def selfplay(games, seed, player_list, ruleset, seconds, lexicon_spec, as_json) -> None:
+def selfplay(games, seed, player_list, ruleset, seconds, lexicon_spec, workers, address,
+             as_json) -> None:
+    from .. import parallel
     names = _player_names(player_list)
-    lexicon = Lexicon.load(lexicon_spec or Ruleset.get(ruleset).lexicon)
+    spec = lexicon_spec or Ruleset.get(ruleset).lexicon
+    lexicon = _lexicon(spec)
     said = notice(ruleset, lexicon.id)
     if said:
         click.echo(said, err=True)
-    engines = [P.get(n, lexicon=lexicon, seed=f"{seed}:{k}", seconds=seconds)
-               for k, n in enumerate(names)]
+    tasks = [(names, spec, ruleset, seconds, seed, i, min(i + CHUNK, games))
+             for i in range(0, games, CHUNK)]
     wins, points, turns = [0, 0], [0, 0], 0
     start = time.perf_counter()
-    for game, seats in tqdm(P.match(engines, games, seed=seed, lexicon=lexicon, ruleset=ruleset),
-                            total=games, unit=_("partida"), file=sys.stderr, disable=None,
-                            leave=False):
-        turns += len(game.history)
-        for seat, k in enumerate(seats):
-            points[k] += game.result.scores[seat]
-        if game.result.winner is not None:
-            wins[seats[game.result.winner]] += 1
-        if as_json:
-            echo_json(game_json(game))
+    done: dict[int, list] = {}
+    following = 0  # the next game to print: the output keeps the games' order
+    bar = tqdm(total=games, unit=_("partida"), file=sys.stderr, disable=None, leave=False)
+    try:
+        for first, chunk in parallel.map_unordered(play_chunk, tasks, workers=workers,
+                                                   address=address):
+            bar.update(len(chunk))
+            done[first] = chunk
+            while following in done:
+                chunk = done.pop(following)
+                following += len(chunk)
+                for data, seats, scores, winner, n in chunk:
+                    turns += n
+                    for seat, k in enumerate(seats):
+                        points[k] += scores[seat]
+                    if winner is not None:
+                        wins[seats[winner]] += 1
+                    if as_json:
+                        echo_json(data)
+    except AtrilError as exc:
+        fail(exc, json_output=as_json)
+    finally:
+        bar.close()
     seconds = time.perf_counter() - start
     if as_json:
         return
