@@ -412,3 +412,10 @@ def test_a_refused_action_leaves_the_game_as_it_was():  # art. 38
     with pytest.raises(IllegalMoveError):
         game.exchange("ZZ")  # tiles Luis does not hold
     assert game.to_dict() == before
+
+
+def test_a_printed_rack_tells_the_digraph_tile_from_two_letters():
+    # art. 3: LL is one tile; «ACLLÑRT» would not say whether it is the LL tile or two L
+    game = Game(["Ana", "Luis"], seed=1, draws=["[LL]LACÑRT", "CHAOSLE"])
+    line = str(game).splitlines()[-3]
+    assert line.endswith("A C L LL Ñ R T") and "A C L L Ñ" not in line

@@ -657,7 +657,8 @@ class Game:
         for p in (0, 1):
             mark = "→" if p == self.player_to_move and not self.result else " "
             lines.append(f"{mark} {self.players[p]:<12} {self.scores[p]:>4}  "
-                         f"{T.to_human(sorted(self.racks[p], key=T.blank_last))}")
+                         + " ".join(T.tile_to_human(t)  # «C H» is not «CH»
+                                    for t in sorted(self.racks[p], key=T.blank_last)))
         lines.append("  " + _("bolsa: {tiles}").format(tiles=len(self.bag)))
         if self.result and self.result.article is None:
             lines.append("  " + _("fin de la partida: {text}").format(text=self.result.text))
