@@ -23,16 +23,13 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 
 import httpx
 import websockets
+from bench_web import start_server  # the same server, started the same way
 
 from atril import movegen
 from atril import tiles as T
@@ -43,27 +40,6 @@ from atril.web.accounts import Accounts
 from atril.web.store import open_store
 
 PASSWORD = "bench-director-1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "atril", "serve", "--port", str(port),
-                             "--db", db, "--no-rate-limit"], stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"{base}/api/opciones", timeout=1)
-            return proc, base
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("el servidor no arrancó")
 
 
 def tile_code(text: str | None) -> int:
