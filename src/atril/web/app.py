@@ -71,7 +71,7 @@ from .lexicons import MAX_UPLOAD_BYTES, Lexicons
 from .live import Hub
 from .lobby import Lobby
 from .profiles import Profiles
-from .requests import COMPUTER, ApiError, parse_json, read_body, read_json, require_type
+from .requests import COMPUTER, ApiError, parse_frame, read_body, read_json, require_type
 from .rooms import Rooms
 from .store import NotFound, User, open_store
 from .tournaments import Tournaments
@@ -351,11 +351,7 @@ class _Api:
         the sender included, as ``aborted`` (None: nothing more to answer)."""
         start = time.perf_counter()
         try:
-            if text is None:
-                raise ApiError(400, _("se esperaba un mensaje de texto JSON, no datos binarios"))
-            body = parse_json(text, N_("el mensaje"))
-            if not isinstance(body, dict):
-                raise ApiError(400, _("se esperaba un objeto JSON"))
+            body = parse_frame(text)
             if body.get("action") == ABORT:
                 await self._abort(game_id, {"t": token}, user)
                 return None

@@ -121,6 +121,16 @@ async def read_object(request: Request) -> dict:
     return body
 
 
+def parse_frame(text: str | None) -> dict:
+    """A WebSocket message from a client: a JSON object in a text frame (400 otherwise)."""
+    if text is None:
+        raise ApiError(400, _("se esperaba un mensaje de texto JSON, no datos binarios"))
+    body = parse_json(text, N_("el mensaje"))
+    if not isinstance(body, dict):
+        raise ApiError(400, _("se esperaba un objeto JSON"))
+    return body
+
+
 def _depth(text: str) -> int:
     """The deepest nesting of brackets outside strings (checked before parsing, so a body of
     100,000 ``[`` costs a scan, not a recursion error)."""

@@ -57,12 +57,12 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import AtrilError
-from ..i18n import N_, _, current, use
+from ..i18n import _, current, use
 from . import rooms_views as views
 from .accounts import AccountApi
 from .games import Games
 from .guard import origin_allowed
-from .requests import ApiError, parse_json, read_object
+from .requests import ApiError, parse_frame, read_object
 from .rooms_service import (
     OVER,
     PLAYING,
@@ -267,11 +267,7 @@ class Rooms:
                              text: str | None, received: float) -> dict:
         ident = None
         try:
-            if text is None:
-                raise ApiError(400, _("se esperaba un mensaje de texto JSON, no datos binarios"))
-            body = parse_json(text, N_("el mensaje"))
-            if not isinstance(body, dict):
-                raise ApiError(400, _("se esperaba un objeto JSON"))
+            body = parse_frame(text)
             ident = body.get("id")
             if body.get("action", "submit") != "submit":
                 raise ApiError(400, _("acción desconocida: {actions}").format(actions="submit"))
