@@ -215,6 +215,28 @@ def test_analizar_json_contract(tmp_path, lex):
     assert text.exit_code == 0 and "final:" in text.stdout
 
 
+def test_analizar_batch_on_workers_equals_one_by_one(tmp_path, lex):
+    """Several records at once, their turns shared among processes: one JSON line per game,
+    in the order given, each the same as the game's own analysis in one process."""
+    paths = []
+    for seed in (3, 4):
+        game = players.play_game([players.get("greedy", lexicon=lex),
+                                  players.get("equity", lexicon=lex)], seed=seed, lexicon=lex)
+        path = tmp_path / f"partida{seed}.gcg"
+        path.write_text(gcg.dumps(game), encoding="utf-8")
+        paths.append(str(path))
+    batch = CliRunner().invoke(main, ["analizar", *paths, "--tiempo", "0", "--workers", "2",
+                                      "--json"])
+    assert batch.exit_code == 0, batch.output
+    lines = [json.loads(line) for line in batch.stdout.splitlines()]
+    alone = [json.loads(CliRunner().invoke(main, ["analizar", p, "--tiempo", "0", "--json"]
+                                           ).stdout) for p in paths]
+    assert lines == alone and lines[0] != lines[1]
+    text = CliRunner().invoke(main, ["analizar", *paths, "--tiempo", "0"])
+    assert text.exit_code == 0 and text.stdout.count("final:") == 2
+    assert f"== {paths[1]} ==" in text.stdout
+
+
 def test_docstring_examples():
     import doctest
 

@@ -2,7 +2,7 @@
 
     .venv/bin/pip install numpy   # only this script needs it
     .venv/bin/python tools/train_leaves.py --games 10000,10000,20000,40000 \\
-        --out src/atril/data/leaves-es09.bin.xz
+        --out src/atril/data/leaves-es09.bin.xz [--workers N] [--cluster tcp://host:8786]
 
 Generation 0 is two greedy players; generation k+1 is two equity players using generation k's
 table. For every turn that leaves 1–6 tiles while the bag still has tiles, the target is what
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import multiprocessing as mp
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from atril import leaves, players
+from atril import leaves, parallel, players
 from atril import tiles as T
 from atril.game import WITHDRAWN
 from atril.lexicon import Lexicon
@@ -35,15 +34,14 @@ CHUNK = 25  # games per task
 
 # -- self-play ------------------------------------------------------------------------------------
 
-_state: dict = {}
-
-
-def _init(table_path: str | None) -> None:
+@functools.cache
+def _engines(table: bytes | None) -> tuple:
+    """The lexicon, the table and the two players of a generation, made once per process (a
+    worker plays many chunks of the same generation)."""
     lexicon = Lexicon.load()
-    table = leaves.LeaveValues.read(table_path) if table_path else None
-    name = "equity" if table else "greedy"
-    _state.update(lexicon=lexicon, table=table,
-                  players=[players.get(name, lexicon=lexicon, leaves=table) for _ in (0, 1)])
+    values = leaves.LeaveValues.from_bytes(table) if table else None
+    name = "equity" if values else "greedy"
+    return lexicon, values, [players.get(name, lexicon=lexicon, leaves=values) for _ in (0, 1)]
 
 
 def _leave(turn) -> tuple[int, ...]:
@@ -90,15 +88,18 @@ def _records(game, table) -> list[tuple[int, float]]:
     return out
 
 
-def _play_chunk(first_seed: int) -> tuple[dict, int, int]:
-    """Play CHUNK games; per-leave (count, sum, sum of squares), games, turns."""
+def _play_chunk(task: tuple[int, bytes | None]) -> tuple[dict, int, int]:
+    """Play CHUNK games from seed ``first_seed`` with the generation's table (its file's bytes,
+    so a worker on another machine needs no file of ours); per-leave (count, sum, sum of
+    squares), games, turns."""
+    first_seed, table = task
+    lexicon, values, engines = _engines(table)
     stats: dict[int, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     turns = 0
     for seed in range(first_seed, first_seed + CHUNK):
-        game = players.play_game(_state["players"], seed=f"train:{seed}",
-                                 lexicon=_state["lexicon"])
+        game = players.play_game(engines, seed=f"train:{seed}", lexicon=lexicon)
         turns += len(game.history)
-        for r, y in _records(game, _state["table"]):
+        for r, y in _records(game, values):
             s = stats[r]
             s[0] += 1
             s[1] += y
@@ -106,14 +107,18 @@ def _play_chunk(first_seed: int) -> tuple[dict, int, int]:
     return dict(stats), CHUNK, turns
 
 
-def self_play(games: int, table_path: str | None, workers: int, seed0: int, label: str):
+def self_play(games: int, table_path: str | None, workers: int, address: str | None,
+              seed0: int, label: str):
+    """One generation's games on ``workers`` processes or the Dask cluster at ``address``
+    (atril.parallel): each chunk's games follow from its seeds, wherever it is played."""
     stats: dict[int, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     turns = 0
     start = time.perf_counter()
-    with mp.Pool(workers, initializer=_init, initargs=(table_path,)) as pool, \
-            tqdm(total=games, desc=label, unit="partida") as bar:
-        seeds = range(seed0, seed0 + games, CHUNK)
-        for chunk, n, t in pool.imap_unordered(_play_chunk, seeds):
+    table = Path(table_path).read_bytes() if table_path else None
+    tasks = [(seed, table) for seed in range(seed0, seed0 + games, CHUNK)]
+    with tqdm(total=games, desc=label, unit="partida") as bar:
+        for chunk, n, t in parallel.map_unordered(_play_chunk, tasks, workers=workers,
+                                                  address=address):
             for r, (c, s, q) in chunk.items():
                 acc = stats[r]
                 acc[0] += c
@@ -204,7 +209,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="10000,10000,20000,40000",
                     help="partidas por generación, separadas por comas")
-    ap.add_argument("--workers", type=int, default=mp.cpu_count())
+    ap.add_argument("--workers", type=int, default=parallel.cpu_count())
+    ap.add_argument("--cluster", default=None, metavar="ADDRESS",
+                    help="a Dask scheduler (tcp://host:8786, or local); atril[cluster]")
     ap.add_argument("--out", type=Path, default=Path("src/atril/data") / leaves.SHIPPED)
     ap.add_argument("--work", type=Path, default=Path("build/leaves"))
     args = ap.parse_args()
@@ -212,7 +219,8 @@ def main() -> None:
     table_path: str | None = None
     seed0 = 0
     for gen, games in enumerate(int(g) for g in args.games.split(",")):
-        stats, turns, seconds = self_play(games, table_path, args.workers, seed0, f"gen {gen}")
+        stats, turns, seconds = self_play(games, table_path, args.workers, args.cluster, seed0,
+                                           f"gen {gen}")
         seed0 += games
         values, info = fit(stats)
         path = args.work / f"gen{gen}.bin.xz"

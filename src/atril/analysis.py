@@ -42,7 +42,7 @@ from .game import EXCHANGE, PLAY, WITHDRAWN, Game, Turn
 from .move import THROUGH
 from .movegen import Candidate
 
-__all__ = ["Analysis", "Choice", "TurnAnalysis", "analyse", "SCRABBLES"]
+__all__ = ["Analysis", "Choice", "TurnAnalysis", "analyse", "analyse_turn", "report", "SCRABBLES"]
 
 #: how many missed scrabbles to list per turn
 SCRABBLES = 3
@@ -109,15 +109,25 @@ def analyse(game: Game, lexicon, *, seconds: float = 1.0, seed: int | str = 0,
             on_turn: Callable[[int, int], None] | None = None) -> Analysis:
     """Analyse every turn of ``game`` (see the module docstring); ``seconds`` per turn
     (0: static), ``on_turn(done, total)`` after each turn (a progress bar)."""
-    table = L.load()
-    model = winprob.load()
     turns = []
     total = len(game.history)
-    for n, turn in enumerate(game.history):
-        before = game.position_at(n)
-        turns.append(_turn(before, turn, n, lexicon, table, model, seconds, f"{seed}:{n}"))
+    for n in range(total):
+        turns.append(analyse_turn(game, n, lexicon, seconds=seconds, seed=seed))
         if on_turn is not None:
             on_turn(n + 1, total)
+    return report(game, lexicon, seconds, turns)
+
+
+def analyse_turn(game: Game, n: int, lexicon, *, seconds: float = 1.0,
+                 seed: int | str = 0) -> TurnAnalysis:
+    """Turn ``n`` (from 0) of ``game`` alone: the same answer as in ``analyse``, so the turns
+    of a game may be shared among processes (``atril analizar --workers``)."""
+    return _turn(game.position_at(n), game.history[n], n, lexicon, L.load(), winprob.load(),
+                 seconds, f"{seed}:{n}")
+
+
+def report(game: Game, lexicon, seconds: float, turns: list[TurnAnalysis]) -> Analysis:
+    """The analysis of ``game`` from its turns' (in order)."""
     final = list(game.result.scores) if game.result is not None else None
     return Analysis(list(game.players), getattr(lexicon, "id", game.lexicon_id), seconds,
                     turns, final)

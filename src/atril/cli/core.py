@@ -21,6 +21,13 @@ lexicon_option = option(
     help=N_("Léxico: ES09 o ES09-RAW (incluidos), una lista instalada (atril lexicon list) o "
             "un fichero .txt/.txt.gz de palabras."))
 json_option = option("--json", "as_json", is_flag=True, help=N_("Salida en JSON."))
+workers_option = option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                        metavar=N_("N"),
+                        help=N_("Procesos en paralelo (p. ej. tantos como núcleos); el "
+                                "resultado es el mismo que con uno."))
+cluster_option = option("--cluster", "address", default=None, metavar=N_("DIRECCIÓN"),
+                        help=N_("Reparte el trabajo en un clúster Dask (tcp://máquina:8786, o "
+                                "«local»); requiere atril[cluster]."))
 
 
 @main.command(help=N_("Dice si cada PALABRA es válida (sale con 0 si todas lo son, 1 si no)."))

@@ -17,7 +17,7 @@ from ..i18n import N_, _
 from ..lexicon import Lexicon, notice
 from ..ruleset import Ruleset
 from . import echo_json, fail, main, option
-from .core import lexicon_option
+from .core import cluster_option, lexicon_option, workers_option
 
 
 def game_json(game: Game) -> dict:
@@ -90,15 +90,6 @@ def play_chunk(task: tuple) -> tuple[int, list[tuple[dict, tuple[int, int], list
         out.append((game_json(game), seats, list(result.scores), result.winner,
                     len(game.history)))
     return start, out
-
-
-workers_option = option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-                        metavar=N_("N"),
-                        help=N_("Procesos en paralelo (p. ej. tantos como núcleos); el "
-                                "resultado es el mismo que con uno."))
-cluster_option = option("--cluster", "address", default=None, metavar=N_("DIRECCIÓN"),
-                        help=N_("Reparte el trabajo en un clúster Dask (tcp://máquina:8786, o "
-                                "«local»); requiere atril[cluster]."))
 
 
 @main.command(help=N_("Partidas del ordenador contra sí mismo, con barra de progreso en stderr."))
