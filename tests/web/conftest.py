@@ -153,7 +153,7 @@ def served(app) -> Iterator[str]:
 
 @pytest.fixture
 def server(tmp_path):
-    srv = Server(f"sqlite:///{tmp_path / 'served.sqlite3'}")
+    srv = Server(f"sqlite:///{tmp_path / 'served.sqlite3'}", "--analisis-tiempo", "0.1")
     yield srv
     srv.stop()
 

@@ -442,3 +442,40 @@ def test_word_testing_only_in_a_casual_game(client):  # art. 43, 46.2
     rulesets = {r["id"]: r for r in client.get("/api/opciones").json()["rulesets"]}
     assert [r for r in rulesets if rulesets[r]["casual"]] == ["LIBRE"]
     assert "doce turnos" in rulesets["FILE2018"]["note"]  # said where the ruleset is chosen
+
+
+def test_deep_analysis_runs_in_the_background_once_the_game_is_over(db_url):  # art. 43
+    """The analysis by simulation: refused during the game, then asked once (a second ask
+    joins the same job), its progress readable by anyone who may see the game, and at the end
+    the per-turn verdicts of ``atril analizar`` for every turn."""
+    from starlette.testclient import TestClient
+
+    app = create_app(db_url, test_seeds=True, rate_limits=False, analysis_seconds=0.05)
+    with TestClient(app) as client:
+        game_id, tokens = new_game(client)
+        path = f"/api/partidas/{game_id}/analisis/fondo"
+        assert client.get(path).json() == {"state": "none", "done": 0, "total": 0}
+        assert_error(client.post(f"{path}?t={tokens['0']}", json={}), 409, "43")
+        token, state = mover(client, game_id, tokens)
+        assert act(client, game_id, token, "exchange", tiles=state["rack"][:2]).status_code == 200
+        for _ in range(4):
+            who, _ = mover(client, game_id, tokens)
+            assert act(client, game_id, who, "pass").status_code == 200
+        first = client.post(path, json={})  # a spectator may ask: the game is over
+        assert first.status_code == 200 and first.json()["total"] == 5
+        assert first.json()["state"] in ("queued", "running", "done")
+        again = client.post(f"{path}?t={token}", json={}).json()
+        assert again["total"] == 5 and again["state"] != "none"
+        for _ in range(200):
+            status = client.get(path).json()
+            assert 0 <= status["done"] <= status["total"] == 5
+            if status["state"] == "done":
+                break
+            time.sleep(0.05)
+        assert status["state"] == "done", status
+        analysis = status["analysis"]
+        assert analysis["seconds"] == 0.05 and len(analysis["turns"]) == 5
+        assert analysis["turns"][0]["played"]["notation"].startswith("cambio")
+        assert {t["method"] for t in analysis["turns"]} <= {"simulation", "static"}
+        assert all(0 <= t["win_lost"] <= 1 for t in analysis["turns"])
+        assert client.post(path, json={}).json() == status  # done once: not run again

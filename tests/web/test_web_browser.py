@@ -136,6 +136,17 @@ def test_a_whole_game_against_the_computer(server, browser):
     page.locator("#analysis table").wait_for()
     assert page.locator("#analysis tr").count() == len(state["sheet"]) - len(
         state["over"]["adjustments"]) + 1
+    assert page.locator("#analysis .win-graph path").count() == 1
+    page.click("#deep-analysis")  # the analysis by simulation: progress, then its graph
+    page.locator("#analysis .deep-progress").wait_for(timeout=10000)
+    page.locator("#analysis .deep-note").wait_for(timeout=120000)
+    assert "Mejor según la simulación" in page.locator("#analysis table").inner_text()
+    assert page.locator("#analysis .win-graph path").count() == 1
+    deep = json.load(urllib.request.urlopen(
+        f"{server.base}/api/partidas/{game['id']}/analisis/fondo"))
+    lost = sorted((t["win_lost"] for t in deep["analysis"]["turns"]), reverse=True)
+    marked = [x for x in lost[:3] if x >= 0.02]  # the costliest three choices, as drawn
+    assert page.locator("#analysis .mistake").count() == len(marked)
     screenshot(page, "partida-terminada")
     assert not errors
 

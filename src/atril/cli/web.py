@@ -32,15 +32,20 @@ WS_MAX_BYTES = 64 * 1024
 @option("--test-seeds", is_flag=True,
         help=N_("Acepta la semilla de la bolsa que mande el cliente. SOLO PARA PRUEBAS: "
                 "quien elige la semilla conoce todas las fichas."))
+@option("--analisis-tiempo", "analysis_seconds", type=click.FloatRange(min=0, min_open=True),
+        default=0.5, show_default=True, metavar=N_("S"),
+        help=N_("Segundos de simulación por turno del análisis a fondo de una partida "
+                "terminada (se hace de una en una, en segundo plano)."))
 def serve(host: str, port: int, db: str | None, origins: tuple[str, ...], no_rate_limit: bool,
-          test_seeds: bool) -> None:
+          test_seeds: bool, analysis_seconds: float) -> None:
     import uvicorn
 
     from ..web.app import create_app
 
     shown = f"[{host}]" if ":" in host else host
     sock = _listen(host, port, shown)
-    app = create_app(db, origins=origins, rate_limits=not no_rate_limit, test_seeds=test_seeds)
+    app = create_app(db, origins=origins, rate_limits=not no_rate_limit, test_seeds=test_seeds,
+                     analysis_seconds=analysis_seconds)
     store = app.state.store
     where = "PostgreSQL" if store.shared else store.url.removeprefix("sqlite:///")
     click.echo(_("atril: abre {address} en el navegador  (partidas en {where})").format(

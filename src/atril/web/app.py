@@ -26,6 +26,8 @@ uploads ``application/octet-stream``):
   "url"}``: the same game again, the other player starting
 - ``GET  /api/partidas/{id}/gcg?t=TOKEN``     the record, as much of it as the seat may know
 - ``GET  /api/partidas/{id}/analisis?t=TOKEN`` best plays per turn, once the game is over
+- ``POST /api/partidas/{id}/analisis/fondo`` the analysis by simulation, in the background;
+  ``GET`` the same address: its progress, and the analysis when done
 - ``GET  /api/partidas/{id}/repeticion``      a finished game move by move, for anyone
 - ``WS   /ws/partidas/{id}?t=TOKEN``          the seat's view after every change; a message
   with an action (the POST body without the token) acts, answered ``done`` or ``error``. A bad
@@ -63,7 +65,7 @@ from ..lexicon import BUNDLED, notice
 from ..ruleset import Ruleset
 from . import computer, judge, study
 from .accounts import AccountApi, Accounts
-from .analysis import analyse
+from .analysis import DeepAnalyses, analyse
 from .games import ABORT, Changed, Games
 from .guard import Guard, RateLimiter, origin_allowed
 from .language import Language, catalog, request_language
@@ -92,6 +94,7 @@ class Settings(WatchSettings):
     test_seeds: bool = False
     rate_limits: bool = True
     origins: tuple[str, ...] = ()
+    analysis_seconds: float = 0.5  # simulation per turn of the analysis in the background
 
 
 def create_app(db: str | None = None, settings: Settings | None = None, **options: Any
@@ -138,6 +141,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, **option
         Route("/api/partidas/{game_id}/accion", api.action, methods=["POST"]),
         Route("/api/partidas/{game_id}/gcg", api.gcg),
         Route("/api/partidas/{game_id}/analisis", api.analysis),
+        Route("/api/partidas/{game_id}/analisis/fondo", api.deep_analysis,
+              methods=["GET", "POST"]),
         Route("/api/partidas/{game_id}/revancha", api.rematch, methods=["POST"]),
         Route("/api/partidas/{game_id}/repeticion", api.replay),
         *accounts.routes(),
@@ -193,6 +198,7 @@ class _Api:
         self.settings = settings
         self.accounts = accounts
         self.tasks: set[asyncio.Task] = set()
+        self.deep = DeepAnalyses(settings.analysis_seconds, self.tasks)
 
     async def options(self, request: Request) -> Response:
         return JSONResponse({
@@ -308,6 +314,20 @@ class _Api:
         lexicon = await run_in_threadpool(self.games.lexicons.get, doc["game"]["lexicon"])
         turns = await run_in_threadpool(analyse, game, lexicon)
         return JSONResponse({"players": list(game.players), "turns": turns})
+
+    async def deep_analysis(self, request: Request) -> Response:
+        """The analysis by simulation of a finished game: GET says how far it is (and gives
+        it when done), POST asks for it. Whoever may see the game's analysis may ask; one
+        game is analysed once, one at a time (``DeepAnalyses``)."""
+        game_id = request.path_params["game_id"]
+        version, doc, _seat = await self._seat(request, game_id)
+        if request.method == "GET":
+            return JSONResponse(self.deep.status(game_id))
+        game = await run_in_threadpool(self.games.game, game_id, version, doc)
+        if not game.is_over():
+            raise ApiError(409, _("el análisis se ve al terminar la partida"), "43")
+        lexicon = await run_in_threadpool(self.games.lexicons.get, doc["game"]["lexicon"])
+        return JSONResponse(self.deep.start(game_id, game, lexicon))
 
     async def socket(self, ws: WebSocket) -> None:
         """A seat's (or a spectator's) live view. The socket is accepted before any check, so

@@ -61,6 +61,7 @@ RATE_LIMITS: dict[str, tuple[float, int]] = {
     "login": (10, 5),     # log-ins and password changes: guesses of a password
     "seek": (20, 10),     # lobby seeks
     "room": (120, 60),    # joining a duplicate room: a hall behind one address joins at once
+    "analysis": (6, 3),   # analyses by simulation (each takes a core for a while)
 }
 _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/partidas/?$"), "create"),
@@ -74,6 +75,7 @@ _KINDS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/api/(busquedas/[^/]+/aceptar|partidas/[^/]+/revancha)$"), "create"),
     ("POST", re.compile(r"^/api/(duplicadas|torneos)/?$"), "create"),
     ("POST", re.compile(r"^/api/duplicadas/unirse$"), "room"),
+    ("POST", re.compile(r"^/api/partidas/[^/]+/analisis/fondo$"), "analysis"),
 ]
 
 

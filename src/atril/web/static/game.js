@@ -763,21 +763,84 @@ async function rematch() {
 async function showAnalysis() {
   const box = $("analysis");
   box.classList.remove("hidden");
-  let data;
+  let data, deep;
   try {
-    data = await api(withToken(`/api/partidas/${GAME_ID}/analisis`));
+    [data, deep] = await Promise.all([api(withToken(`/api/partidas/${GAME_ID}/analisis`)),
+      api(withToken(`/api/partidas/${GAME_ID}/analisis/fondo`))]);
   } catch (err) {
     box.textContent = err.message;
     return;
+  }
+  renderAnalysis(data, deep);
+  if (deep.state === "queued" || deep.state === "running") followDeepAnalysis(data);
+}
+
+// The analysis box: the graph (from the analysis by simulation once there is one, else the
+// static verdicts), the simulation's progress or the button that asks for it, and the table.
+function renderAnalysis(data, deep) {
+  const box = $("analysis");
+  if (!data.turns.length) {
+    box.textContent = t("Sin datos de análisis.");
+    return;
+  }
+  const done = deep.state === "done";
+  if (done) {   // the simulation's verdicts replace the static ones, turn by turn
+    deep.analysis.turns.forEach((turn, i) => {
+      data.turns[i].verdict = { win_before: turn.win_before, played: turn.played, best: turn.best,
+        equity_lost: turn.equity_lost, win_lost: turn.win_lost };
+    });
   }
   const rows = data.turns.map((turn) => {
     const best = turn.best.map((b) => `${escapeHtml(b.move)} (${b.score}`
       + (b.equity !== b.score ? `; ${t("valor")} ${b.equity}` : "") + ")").join("<br>") || "—";
     const missed = turn.missed_scrabbles.map((b) => `${escapeHtml(b.move)} (${b.score})`).join("<br>");
+    const v = turn.verdict;
+    const lost = v ? t("−{lost} % de ganar", { lost: (100 * v.win_lost).toFixed(1) }) : "";
+    const verdict = !v ? "" : v.best.notation === v.played.notation ? "✓"
+      : `${escapeHtml(v.best.notation)} (${escapeHtml(lost)})`;
     return `<tr><td>${turn.n}</td><td>${escapeHtml(data.players[turn.player])}<br><code>${escapeHtml(turn.rack)}</code></td>`
-      + `<td>${escapeHtml(turn.notation)} (${turn.points})</td><td>${best}</td><td>${missed}</td></tr>`;
+      + `<td>${escapeHtml(turn.notation)} (${turn.points})</td><td>${best}</td><td>${missed}</td><td>${verdict}</td></tr>`;
   }).join("");
-  box.innerHTML = data.turns.length ? `<h3>${t("Análisis")}</h3>${winGraph(data)}<table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th></tr>${rows}</table>` : t("Sin datos de análisis.");
+  let deepPart;
+  if (done) {
+    const note = t("Análisis a fondo: {seconds} s de simulación por turno.", { seconds: deep.analysis.seconds });
+    deepPart = `<p class="deep-note">${escapeHtml(note)}</p>`;
+  } else if (deep.state === "queued" || deep.state === "running") {
+    const label = deep.state === "queued" ? t("En cola: {ahead} análisis antes.", { ahead: deep.ahead })
+      : t("Analizando a fondo: {done} de {total} turnos…", { done: deep.done, total: deep.total });
+    deepPart = `<p class="deep-progress"><progress max="${deep.total}" value="${deep.done}"></progress> ${escapeHtml(label)}</p>`;
+  } else {
+    deepPart = `<p>${deep.state === "failed" ? escapeHtml(t("El análisis a fondo falló.")) + " " : ""}`
+      + `<button type="button" id="deep-analysis">${t("Análisis a fondo (simulación)")}</button></p>`;
+  }
+  box.innerHTML = `<h3>${t("Análisis")}</h3>${winGraph(data)}${deepPart}<table><tr><th>${t("Turno")}</th><th>${t("Atril")}</th><th>${t("Jugada hecha")}</th><th>${t("Mejores jugadas")}</th><th>${t("Scrabbles perdidos")}</th><th>${done ? t("Mejor según la simulación") : t("Mejor por equidad")}</th></tr>${rows}</table>`;
+  const button = $("deep-analysis");
+  if (button) button.addEventListener("click", () => startDeepAnalysis(data));
+}
+
+async function startDeepAnalysis(data) {
+  try {
+    renderAnalysis(data, await api(withToken(`/api/partidas/${GAME_ID}/analisis/fondo`), { json: {} }));
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
+  followDeepAnalysis(data);
+}
+
+// Asks for the progress every second until the analysis is done (or failed).
+async function followDeepAnalysis(data) {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    let deep;
+    try {
+      deep = await api(withToken(`/api/partidas/${GAME_ID}/analisis/fondo`));
+    } catch (err) {
+      continue;   // the server is out of reach for a moment: ask again
+    }
+    renderAnalysis(data, deep);
+    if (deep.state !== "queued" && deep.state !== "running") return;
+  }
 }
 
 // The first player's win probability before each turn (atril.winprob, from the analysis's
