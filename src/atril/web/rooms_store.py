@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .store import Conflict, NotFound, Store
+from .store import NotFound, Store
 
 PLAYING = "playing"
 
@@ -77,24 +77,12 @@ class RoomStore:
                change: Callable[[dict, int], tuple[Any, RoomRow]]) -> tuple[int, dict, Any]:
         """``change(doc, version)`` in place under the room's row lock, stored as the next
         version with the columns it returns; Conflict or NotFound."""
-        with self.store._tx(write=True) as cur:
-            cur.execute(self._sql("SELECT version, doc FROM atril_rooms WHERE id = ?"
-                                  + self.store._lock), (room_id,))
-            found = cur.fetchone()
-            if found is None:
-                raise NotFound(room_id)
-            version, doc = found[0], json.loads(found[1])
-            if expected is not None and expected != version:
-                raise Conflict(version)
+        def with_row(doc: dict, version: int, _read: tuple) -> tuple[Any, dict[str, Any]]:
             result, row = change(doc, version)
-            cur.execute(self._sql(
-                "UPDATE atril_rooms SET version = ?, doc = ?, phase = ?, round = ?, "
-                "deadline = ?, due = ?, updated = ? WHERE id = ? AND version = ?"),
-                (version + 1, json.dumps(doc), row.phase, row.round, row.deadline, row.due,
-                 time.time(), room_id, version))
-            if cur.rowcount != 1:
-                raise Conflict(version)
-        return version + 1, doc, result
+            return result, {"phase": row.phase, "round": row.round, "deadline": row.deadline,
+                            "due": row.due}
+
+        return self.store.update_document("atril_rooms", room_id, expected, with_row)
 
     # -- the open round's plays -----------------------------------------------------------------
     def put_slip(self, room_id: str, number: int, player: int, text: str | None,

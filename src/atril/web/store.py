@@ -257,27 +257,45 @@ class Store:
 
         ``expected`` is the version the client acted on (None: whatever is current). Returns the
         new version, the document and what ``change`` returned; raises Conflict or NotFound."""
+        def indexed(doc: dict, version: int, read: tuple) -> tuple[Any, dict[str, Any]]:
+            result, index = change(doc, version)
+            finished = (read[0] or time.time()) if index.finished else None
+            return result, {"finished": finished, "due": index.due, "mode": index.mode,
+                            "user0": index.users[0], "user1": index.users[1]}
+
+        return self.update_document("atril_games", game_id, expected, indexed,
+                                    read=("finished",), notify=True)
+
+    def update_document(self, table: str, row_id: str, expected: int | None,
+                        change: Callable[[dict, int, tuple], tuple[Any, dict[str, Any]]], *,
+                        read: tuple[str, ...] = (), notify: bool = False
+                        ) -> tuple[int, dict, Any]:
+        """The one way a versioned JSON document (a game, a tournament, a duplicate room) is
+        changed: its row locked, ``change(doc, version, the columns in read)`` run on the
+        document in place, which returns its result and the other columns to store; the row
+        stored as the next version, ``updated`` now. ``expected``: the version the client
+        acted on (None: whatever is current). ``notify``: tell the other server processes
+        (games). Returns the new version, the document and the result; raises Conflict or
+        NotFound. ``table`` and the column names are the store's own, never a client's."""
         with self._tx(write=True) as cur:
-            cur.execute(self._sql("SELECT version, doc, finished FROM atril_games WHERE id = ?"
-                                  + self._lock), (game_id,))
+            cur.execute(self._sql(f"SELECT {', '.join(('version', 'doc', *read))} FROM {table} "
+                                  "WHERE id = ?" + self._lock), (row_id,))
             row = cur.fetchone()
             if row is None:
-                raise NotFound(game_id)
-            version, doc, finished = row[0], json.loads(row[1]), row[2]
+                raise NotFound(row_id)
+            version, doc = row[0], json.loads(row[1])
             if expected is not None and expected != version:
                 raise Conflict(version)
-            result, index = change(doc, version)
-            now = time.time()
-            if index.finished:
-                finished = finished or now
-            cur.execute(self._sql("UPDATE atril_games SET version = ?, doc = ?, updated = ?, "
-                                  "finished = ?, due = ?, mode = ?, user0 = ?, user1 = ? "
+            result, columns = change(doc, version, tuple(row[2:]))
+            names = ("version", "doc", "updated", *columns)
+            cur.execute(self._sql(f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} "
                                   "WHERE id = ? AND version = ?"),
-                        (version + 1, json.dumps(doc), now, finished if index.finished else None,
-                         index.due, index.mode, *index.users, game_id, version))
+                        (version + 1, json.dumps(doc), time.time(), *columns.values(), row_id,
+                         version))
             if cur.rowcount != 1:
                 raise Conflict(version)
-            self._notify(cur, f"{game_id}:{version + 1}")
+            if notify:
+                self._notify(cur, f"{row_id}:{version + 1}")
         return version + 1, doc, result
 
     def delete(self, game_id: str, check: Callable[[dict], None]) -> None:
@@ -538,22 +556,8 @@ class Store:
                           change: Callable[[dict, int], Any]) -> tuple[int, dict, Any]:
         """As ``update`` for a game: ``change(doc, version)`` in place under the row lock,
         stored as the next version; Conflict (``expected`` is not the version) or NotFound."""
-        with self._tx(write=True) as cur:
-            cur.execute(self._sql("SELECT version, doc FROM atril_tournaments WHERE id = ?"
-                                  + self._lock), (tournament_id,))
-            row = cur.fetchone()
-            if row is None:
-                raise NotFound(tournament_id)
-            version, doc = row[0], json.loads(row[1])
-            if expected is not None and expected != version:
-                raise Conflict(version)
-            result = change(doc, version)
-            cur.execute(self._sql("UPDATE atril_tournaments SET version = ?, doc = ?, "
-                                  "updated = ? WHERE id = ? AND version = ?"),
-                        (version + 1, json.dumps(doc), time.time(), tournament_id, version))
-            if cur.rowcount != 1:
-                raise Conflict(version)
-        return version + 1, doc, result
+        return self.update_document("atril_tournaments", tournament_id, expected,
+                                    lambda doc, version, _read: (change(doc, version), {}))
 
     def tournaments(self, limit: int) -> list[tuple[str, int, dict, float]]:
         """(id, version, document, updated) of the last changed tournaments."""
