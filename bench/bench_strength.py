@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/bench_strength.py --games 1000 --tiempo 1 --workers 2
     .venv/bin/python bench/bench_strength.py --players campeon,equity --games 100 --tiempo 0.1
+    .venv/bin/python bench/bench_strength.py --players equity+final,equity --games 1000
+    .venv/bin/python bench/bench_strength.py --players equity+prefinal,equity+final --tiempo 10
 
 Games come in pairs: the same bag seed (``--seed`` + pair number) with the seats swapped, so
 each player gets the other's racks and much of the luck cancels out (as ``atril selfplay``).
@@ -9,6 +11,12 @@ Each pair is a task for a pool of ``--workers`` processes. On a shared machine a
 measures the load as much as the player: ``--iterations N`` gives campeón N iterations per move
 and no clock instead, so a run depends on its seeds rather than on the load (only the endgame
 keeps a one-second clock).
+Besides the levels of ``atril.players``, two bench-only players measure a part alone (issue 16):
+``equity+final`` is ``equity`` except that with the bag empty it plays the exact endgame's move
+(``--tiempo`` a move), and ``equity+prefinal`` also solves the pre-endgame with one tile in the
+bag (which the player only does from ``players.PREENDGAME_SECONDS`` a move: give it
+``--tiempo 10``). Against ``equity`` and ``equity+final`` respectively, the games are the same
+until the part measured, so the difference is that part's alone.
 Prints the first player's win rate (a draw counts half) with its 95 % Wilson interval, the
 mean spread, and the time per game;
 ``--json`` writes one line with the same figures. The interval treats games as independent
@@ -39,13 +47,39 @@ def _init(names: list[str], seconds: float, iterations: int | None, ruleset: str
                   ruleset=ruleset)
 
 
+class Specialist(players.Champion):
+    """``equity``'s static choice everywhere but in ``parts``: ``final`` (the exact endgame,
+    bag empty), ``prefinal`` (the pre-endgame, one tile in the bag)."""
+
+    def __init__(self, parts: set[str], **options):
+        super().__init__(players.LEVELS["equity"], **options)
+        self.parts = parts
+
+    def choose(self, game):
+        bag, found = len(game.bag), None
+        if bag == 0 and "final" in self.parts:
+            found = self._endgame(game)
+        elif bag == 1 and "prefinal" in self.parts:
+            found = self._preendgame(game)
+        return found if found is not None else players.Engine.choose(self, game)
+
+
+def _player(name: str, **options) -> players.Engine:
+    """A level of ``atril.players``, or a bench-only ``equity+final``/``equity+prefinal``."""
+    if name == "equity+final":
+        return Specialist({"final"}, **options)
+    if name == "equity+prefinal":
+        return Specialist({"final", "prefinal"}, **options)
+    return players.get(name, **options)
+
+
 def _pair(seed: int) -> list[tuple[float, int, int]]:
     """(result for player A: 1, ½ or 0; A's spread; turns) of the two games of one seed."""
     lexicon, names = _state["lexicon"], _state["names"]
     out = []
     for swap in (False, True):
-        engines = [players.get(n, lexicon=lexicon, seed=f"{seed}:{k}:{swap}",
-                               seconds=_state["seconds"]) for k, n in enumerate(names)]
+        engines = [_player(n, lexicon=lexicon, seed=f"{seed}:{k}:{swap}",
+                           seconds=_state["seconds"]) for k, n in enumerate(names)]
         if _state["iterations"]:
             for engine in engines:
                 if isinstance(engine, players.Champion):
