@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any, Generic, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
@@ -27,6 +28,61 @@ log = logging.getLogger("atril.web")
 RenderFn = Callable[[str, int, dict], Callable[[Any], dict]]
 
 
+D = TypeVar("D")
+
+
+class Audience(Generic[D]):
+    """The WebSockets connected to each live document (a game, a duplicate room), each with
+    a descriptor of who it is (a game's seat and language, a room's role), and the last
+    version each document's clients were sent. ``publishing(key)`` serialises the
+    publications of one document, so views go out in version order."""
+
+    def __init__(self) -> None:
+        self.clients: dict[str, dict[WebSocket, D]] = defaultdict(dict)
+        self.sent: dict[str, int] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def join(self, key: str, ws: WebSocket, who: D) -> None:
+        self.clients[key][ws] = who
+
+    def leave(self, key: str, ws: WebSocket) -> None:
+        """Forget a client; a document without clients is forgotten too."""
+        clients = self.clients.get(key)
+        if clients is not None:
+            clients.pop(ws, None)
+            if not clients:
+                self.drop(key)
+
+    def drop(self, key: str) -> dict[WebSocket, D]:
+        """Forget a document and its clients (returned)."""
+        self.sent.pop(key, None)
+        self._locks.pop(key, None)
+        return self.clients.pop(key, {})
+
+    def of(self, key: str) -> list[tuple[WebSocket, D]]:
+        """The document's clients now (a copy: sending may make some leave)."""
+        return list(self.clients.get(key, {}).items())
+
+    def watched(self) -> list[str]:
+        return list(self.clients)
+
+    def behind(self, key: str, version: int) -> bool:
+        """Whether ``version`` is newer than what the clients were sent."""
+        return self.sent.get(key, 0) < version
+
+    @asynccontextmanager
+    async def publishing(self, key: str) -> AsyncIterator[None]:
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            yield
+
+    async def send(self, key: str, ws: WebSocket, message: dict) -> None:
+        """Send, forgetting a client that went away."""
+        try:
+            await ws.send_json(message)
+        except Exception:
+            self.leave(key, ws)
+
+
 class Hub:
     """Connected WebSockets per game, each with the seat it speaks for (None = spectator) and
     its language."""
@@ -34,69 +90,51 @@ class Hub:
     def __init__(self, store: Store, render: RenderFn):
         self.store = store
         self.render = render
-        self.clients: dict[str, dict[WebSocket, tuple[int | None, str]]] = defaultdict(dict)
-        self.sent: dict[str, int] = {}  # the last version broadcast per game
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.audience: Audience[tuple[int | None, str]] = Audience()
 
     def join(self, game_id: str, ws: WebSocket, seat: int | None, lang: str | None = None
              ) -> None:
         """A client of ``game_id`` for ``seat``, spoken to in ``lang`` (by default, the
         language of the request it connected with)."""
-        self.clients[game_id][ws] = (seat, lang or current())
+        self.audience.join(game_id, ws, (seat, lang or current()))
 
     def leave(self, game_id: str, ws: WebSocket) -> None:
-        clients = self.clients.get(game_id)
-        if clients is not None:
-            clients.pop(ws, None)
-            if not clients:
-                del self.clients[game_id]
-                self.sent.pop(game_id, None)
-                self._locks.pop(game_id, None)
+        self.audience.leave(game_id, ws)
 
     async def publish(self, game_id: str, version: int, doc: dict | None = None) -> None:
         """Send every client of the game its view of ``version`` (once per version). One
         publication at a time per game: views go out in version order, and a publication that
         finds its version already sent returns only once it has been (so the sender's
         ``done`` never overtakes the state it announces)."""
-        if not self.clients.get(game_id):
+        audience = self.audience
+        if not audience.of(game_id):
             return
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            clients = self.clients.get(game_id)
-            if not clients or self.sent.get(game_id, 0) >= version:
+        async with audience.publishing(game_id):
+            if not audience.of(game_id) or not audience.behind(game_id, version):
                 return
             if doc is None:
                 try:
                     version, doc = await run_in_threadpool(self.store.load, game_id)
                 except NotFound:
                     return
-                if self.sent.get(game_id, 0) >= version:
+                if not audience.behind(game_id, version):
                     return
             assert doc is not None
-            receivers = list(clients.items())
+            receivers = audience.of(game_id)
             views = {}
             for lang in {lang for _ws, (_seat, lang) in receivers}:
                 with use(lang):
                     views[lang] = await run_in_threadpool(self.render, game_id, version, doc)
-            self.sent[game_id] = version
-            await asyncio.gather(*(self._send(game_id, ws, views[lang](seat))
-                                   for ws, (seat, lang) in receivers))
+            audience.sent[game_id] = version
+            await asyncio.gather(*(audience.send(game_id, ws, {
+                "type": "state", "state": views[lang](seat)}) for ws, (seat, lang) in receivers))
 
     async def deleted(self, game_id: str) -> None:
         """The game was aborted (deleted): every client is told ``{"type": "aborted"}``, once
         (with PostgreSQL the deleting process also hears its own notification)."""
-        clients = list(self.clients.pop(game_id, {}))
-        self.sent.pop(game_id, None)
-        self._locks.pop(game_id, None)
-        await asyncio.gather(*(self._send(game_id, ws, None) for ws in clients))
-
-    async def _send(self, game_id: str, ws: WebSocket, message: dict | None) -> None:
-        """A client's view (None: the game was aborted)."""
-        try:
-            await ws.send_json({"type": "aborted"} if message is None
-                               else {"type": "state", "state": message})
-        except Exception:  # a client that went away: forget it
-            self.leave(game_id, ws)
+        clients = list(self.audience.drop(game_id))
+        await asyncio.gather(*(ws.send_json({"type": "aborted"}) for ws in clients),
+                             return_exceptions=True)
 
     async def listen(self) -> None:
         """Forward NOTIFY messages from other processes until cancelled (PostgreSQL only)."""

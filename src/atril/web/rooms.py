@@ -62,6 +62,7 @@ from . import rooms_views as views
 from .accounts import AccountApi
 from .games import Games
 from .guard import origin_allowed
+from .live import Audience
 from .requests import ApiError, parse_frame, read_object
 from .rooms_service import (
     OVER,
@@ -108,10 +109,8 @@ class Rooms:
                                    clock=clock)
         self.accounts = accounts
         self.origins: tuple[str, ...] = tuple(getattr(settings, "origins", ()) or ())
-        self.clients: dict[str, dict[WebSocket, Client]] = defaultdict(dict)
-        self.sent: dict[str, int] = {}
+        self.audience: Audience[Client] = Audience()
         self.inflight: dict[str, int] = defaultdict(int)
-        self._publishing: dict[str, asyncio.Lock] = {}
         self._processing: set[str] = set()
         self._counting: set[str] = set()
         self._watch: asyncio.Task | None = None
@@ -232,9 +231,9 @@ class Rooms:
                 errors="ignore"))
             return
         self._ensure_watch(ws)
-        if not self.clients.get(room_id):
-            self.sent[room_id] = version  # the first client gets this version below
-        self.clients[room_id][ws] = client
+        if not self.audience.of(room_id):
+            self.audience.sent[room_id] = version  # the first client gets this version below
+        self.audience.join(room_id, ws, client)
         token = ws.query_params.get("t")
         try:
             [view] = await run_in_threadpool(self._views, room_id, version, doc, [client])
@@ -256,12 +255,7 @@ class Rooms:
         except WebSocketDisconnect:
             pass
         finally:
-            clients = self.clients.get(room_id)
-            if clients is not None:
-                clients.pop(ws, None)
-                if not clients:
-                    del self.clients[room_id]
-                    self.sent.pop(room_id, None)
+            self.audience.leave(room_id, ws)
 
     async def _socket_submit(self, room_id: str, token: str | None, user: User | None,
                              text: str | None, received: float) -> dict:
@@ -333,11 +327,11 @@ class Rooms:
                       *, staff_only: bool = False) -> None:
         """Send every client of the room its view of ``version`` (once per version, in
         order); ``staff_only``: only the director and the projector (a player joined)."""
-        if not self.clients.get(room_id):
+        audience = self.audience
+        if not audience.of(room_id):
             return
-        lock = self._publishing.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            if version is not None and self.sent.get(room_id, 0) >= version:
+        async with audience.publishing(room_id):
+            if version is not None and not audience.behind(room_id, version):
                 return
             if doc is not None and version is not None:
                 ver, data = version, doc
@@ -346,28 +340,22 @@ class Rooms:
                     ver, data = await run_in_threadpool(self.service.load, room_id)
                 except ApiError:
                     return
-            if self.sent.get(room_id, 0) >= ver:
+            if not audience.behind(room_id, ver):
                 return
-            receivers = [(ws, c) for ws, c in self.clients.get(room_id, {}).items()
+            receivers = [(ws, c) for ws, c in audience.of(room_id)
                          if not staff_only or c.role != PLAYER]
             if not receivers:
                 return
             made = await run_in_threadpool(self._views, room_id, ver, data,
                                            [c for _ws, c in receivers])
-            self.sent[room_id] = ver
-            await asyncio.gather(*(self._send(room_id, ws, {"type": "state", "state": view})
+            audience.sent[room_id] = ver
+            await asyncio.gather(*(audience.send(room_id, ws, {"type": "state", "state": view})
                                    for (ws, _c), view in zip(receivers, made)))
-
-    async def _send(self, room_id: str, ws: WebSocket, message: dict) -> None:
-        try:
-            await ws.send_json(message)
-        except Exception:  # a client that went away
-            self.clients.get(room_id, {}).pop(ws, None)
 
     def _count_soon(self, room_id: str) -> None:
         """Tell the director and the projector how many plays came in (at most every
         ``COUNT_EVERY`` seconds: two hundred plays make a handful of messages)."""
-        staff = [ws for ws, c in self.clients.get(room_id, {}).items() if c.role != PLAYER]
+        staff = [ws for ws, c in self.audience.of(room_id) if c.role != PLAYER]
         if not staff or room_id in self._counting:
             return
         self._counting.add(room_id)
@@ -380,11 +368,11 @@ class Rooms:
             slips = await run_in_threadpool(self.service.rooms.slips, room_id, ctx.number)
             players = sorted(p for p, (text, _at) in slips.items() if text is not None)
             message = {"type": "count", "round": ctx.number, "submitted": len(players)}
-            for ws, c in list(self.clients.get(room_id, {}).items()):
+            for ws, c in self.audience.of(room_id):
                 if c.role == DIRECTOR:
-                    await self._send(room_id, ws, {**message, "players": players})
+                    await self.audience.send(room_id, ws, {**message, "players": players})
                 elif c.role == SCREEN:
-                    await self._send(room_id, ws, message)
+                    await self.audience.send(room_id, ws, message)
         finally:
             self._counting.discard(room_id)
 
@@ -417,11 +405,11 @@ class Rooms:
                 for room_id in await run_in_threadpool(self.service.due):
                     if room_id not in self._processing:
                         self._spawn(self._process(room_id))
-                watched = list(self.clients)
+                watched = self.audience.watched()
                 if watched:
                     versions = await run_in_threadpool(self.service.rooms.versions, watched)
                     for room_id, version in versions.items():
-                        if version > self.sent.get(room_id, 0):
+                        if self.audience.behind(room_id, version):
                             await self.publish(room_id)
             except asyncio.CancelledError:
                 raise
