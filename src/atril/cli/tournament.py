@@ -87,6 +87,14 @@ def _show_round(t: Tournament, rnd: Round) -> None:
     _print_table(head, rows, {0})
 
 
+def _emit_round(t: Tournament, rnd: Round, as_json: bool) -> None:
+    """A round's pairings: the JSON of ``emparejar --json``, or the table."""
+    if as_json:
+        echo_json(_pairings_json(t, rnd))
+    else:
+        _show_round(t, rnd)
+
+
 @main.group("torneo", cls=Group, help=N_(
     "Torneos: jugadores, emparejamientos (todos contra todos, suizo, rey de la pista, Gibson), "
     "resultados, clasificación con desempates, ratings y ficheros TSH."))
@@ -219,10 +227,7 @@ def emparejar(path: str, system: str | None, prizes: int | None, max_spread: int
     t.add_round(rnd)
     if not is_tsh:
         t.save(path)
-    if as_json:
-        echo_json(_pairings_json(t, rnd))
-    else:
-        _show_round(t, rnd)
+    _emit_round(t, rnd, as_json)
 
 
 @tournament_group.command(help=N_(
@@ -279,10 +284,7 @@ def cambiar(path: str, first: str, second: str, round_number: int | None,
     rnd = t.round(round_number) if round_number else t.last_round()
     pairing.swap(t, rnd.number, t.find(first).number, t.find(second).number)
     t.save(path)
-    if as_json:
-        echo_json(_pairings_json(t, rnd))
-    else:
-        _show_round(t, rnd)
+    _emit_round(t, rnd, as_json)
 
 
 @tournament_group.command(help=N_(
@@ -315,10 +317,8 @@ def hoja(path: str, round_number: int | None, html_path: str | None, as_json: bo
     rnd = t.round(round_number) if round_number else t.last_round()
     if html_path:
         Path(html_path).write_text(export.pairings_html(t, rnd), encoding="utf-8")
-    if as_json:
-        echo_json(_pairings_json(t, rnd))
-    elif not html_path:
-        _show_round(t, rnd)
+    if as_json or not html_path:
+        _emit_round(t, rnd, as_json)
 
 
 @tournament_group.command(help=N_(
