@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_strength.py --games 1000 --tiempo 1 --workers 2
     .venv/bin/python bench/bench_strength.py --players campeon,equity --games 100 --tiempo 0.1
     .venv/bin/python bench/bench_strength.py --players equity+final,equity --games 1000
-    .venv/bin/python bench/bench_strength.py --players equity+prefinal,equity+final --tiempo 10
+    .venv/bin/python bench/bench_strength.py --players equity+prefinal,equity+final --games 400
 
 Games come in pairs: the same bag seed (``--seed`` + pair number) with the seats swapped, so
 each player gets the other's racks and much of the luck cancels out (as ``atril selfplay``).
@@ -14,9 +14,9 @@ keeps a one-second clock).
 Besides the levels of ``atril.players``, two bench-only players measure a part alone (issue 16):
 ``equity+final`` is ``equity`` except that with the bag empty it plays the exact endgame's move
 (``--tiempo`` a move), and ``equity+prefinal`` also solves the pre-endgame with one tile in the
-bag (which the player only does from ``players.PREENDGAME_SECONDS`` a move: give it
-``--tiempo 10``). Against ``equity`` and ``equity+final`` respectively, the games are the same
-until the part measured, so the difference is that part's alone.
+bag, with ``players.PREENDGAME_SECONDS`` for it (the ``campeon`` level's threshold). Against
+``equity`` and ``equity+final`` respectively, the games are the same until the part measured,
+so the difference is that part's alone.
 Prints the first player's win rate (a draw counts half) with its 95 % Wilson interval, the
 mean spread, and the time per game;
 ``--json`` writes one line with the same figures. The interval treats games as independent
@@ -60,7 +60,11 @@ class Specialist(players.Champion):
         if bag == 0 and "final" in self.parts:
             found = self._endgame(game)
         elif bag == 1 and "prefinal" in self.parts:
-            found = self._preendgame(game)
+            kept, self.seconds = self.seconds, max(self.seconds, players.PREENDGAME_SECONDS)
+            try:  # the pre-endgame at its own budget; the endgames keep --tiempo
+                found = self._preendgame(game)
+            finally:
+                self.seconds = kept
         return found if found is not None else players.Engine.choose(self, game)
 
 
