@@ -34,8 +34,12 @@ PACKAGE = ROOT / "src" / "atril"
 LOCALE = PACKAGE / "locale"
 #: domain → the languages it is translated into (its source language needs no catalog).
 TRANSLATED = {"atril": ("en",), "click": ("es",)}
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2),  # Python
-            "t": None, "tn": (1, 2), "showText": (2,), "noticeText": None}  # the pages
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}  # Python
+PAGE_KEYWORDS = {"t": None, "tn": (1, 2), "showText": (2,), "noticeText": None}  # the pages
+#: messages click translates through a variable (``_(extra["required"])``), which Babel no
+#: longer extracts from 2.19 on
+CLICK_DYNAMIC: list[tuple[str, int, str, list[str], str | None]] = [
+    ("core.py", 0, "required", [], None)]
 
 
 def extract_html(fileobj: IO[bytes], keywords, comment_tags, options) -> Iterator[tuple]:
@@ -83,16 +87,20 @@ def template(domain: str) -> Catalog:
     catalog = Catalog(domain=domain, project="atril" if domain == "atril" else "click",
                       fuzzy=False)
     if domain == "atril":
-        found = extract_from_dir(
-            PACKAGE, [("**.py", "python"), ("web/static/**.js", "javascript"),
-                      ("web/static/**.html", extract_html)],
+        # Python and the pages each with their own keywords: a page's ``t("…")`` is a call,
+        # while ``t["points"]`` in Python is not a message (Babel 2.19 takes it for one).
+        found = [*extract_from_dir(
+            PACKAGE, [("**.py", "python")], keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",), strip_comment_tags=True), *extract_from_dir(
+            PACKAGE, [("web/static/**.js", "javascript"), ("web/static/**.html", extract_html)],
             options_map={"web/static/**.js": {"parse_template_string": True}},
-            keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True)
+            keywords=PAGE_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True)]
         prefix = "src/atril/"
     else:
         import click
-        found = extract_from_dir(Path(click.__file__).parent, [("**.py", "python")],
-                                 keywords={"_": None, "ngettext": (1, 2)})
+        found = [*extract_from_dir(Path(click.__file__).parent, [("**.py", "python")],
+                                   keywords={"_": None, "ngettext": (1, 2)}),
+                 *CLICK_DYNAMIC]
         prefix = "click/"
     for filename, line, message, comments, context in found:
         catalog.add(message, None, [(prefix + filename, line)], auto_comments=comments,
