@@ -189,16 +189,6 @@ static int decode(const Gen *g, const uint8_t *rack, uint64_t code, Rec *m) {
     return 1;
 }
 
-/* A side's plays on a board, kept: the same board and rack come back (after a pass and a
- * pass, or the same plays in another order, with the passes in a row or the other rack not the
- * same, so the table's key differs) and generating is most of the search's time. */
-#define LIST_BITS 10
-typedef struct {
-    uint64_t key; /* the board and the side's rack; 0: empty */
-    Rec *recs;
-    size_t n, cap;
-} MoveList;
-
 typedef struct {
     Nodes k;
     uint32_t want; /* letters either rack may place: the cross-sets worked out */
@@ -221,7 +211,6 @@ typedef struct {
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
-    MoveList *lists; /* 1 << LIST_BITS: move lists by board and rack (see gen_moves) */
 } Solver;
 
 static double now(void) {
@@ -308,32 +297,9 @@ static void draw_bag(Solver *s, int side, int tile, int sign) {
     s->bag = sign > 0 ? -1 : tile;
 }
 
-/* The key of a side's move list: the node's key without the other rack, the side to move, the
- * passes in a row and the bag (none of which changes the plays), leaving the board and the
- * side's rack. */
-static uint64_t list_key(const Solver *s, int side, int passes) {
-    uint64_t h = s->hash ^ (side ? Z_SIDE : 0) ^ Z_PASS[passes] ^ (s->bag >= 0 ? Z_BAG : 0);
-    for (int c = 0; c < NCODES; c++) h ^= Z_RACK[1 - side][c][s->rack[1 - side][c]];
-    return h | 1; /* never 0, the empty slot */
-}
-
-/* Every play of `side` at this ply's board, in gens[ply].recs: from the kept lists when this
- * board and rack were seen before, else generated (and kept). */
-static int gen_moves(Solver *s, int ply, int side, int passes) {
+/* Every play of `side` at this ply's board, in gens[ply].recs. */
+static int gen_moves(Solver *s, int ply, int side) {
     Gen *g = &s->gens[ply];
-    uint64_t key = list_key(s, side, passes);
-    MoveList *kept = &s->lists[key & ((1u << LIST_BITS) - 1)];
-    if (kept->key == key) {
-        if (g->cap < kept->n) {
-            Rec *v = realloc(g->recs, (kept->n + 1) * sizeof *v);
-            if (!v) return -1;
-            g->recs = v;
-            g->cap = kept->n + 1;
-        }
-        if (kept->n) memcpy(g->recs, kept->recs, kept->n * sizeof *kept->recs);
-        g->nrecs = kept->n;
-        return 0;
-    }
     memcpy(g->rack, s->rack[side], NCODES);
     g->rack_mask = 0;
     g->ncodes = 0;
@@ -345,17 +311,7 @@ static int gen_moves(Solver *s, int ply, int side, int passes) {
     g->failed = 0;
     compute_anchors(g);
     gen_all_plays(g);
-    if (g->failed) return -1;
-    if (kept->cap < g->nrecs) {
-        Rec *v = realloc(kept->recs, (g->nrecs + 1) * sizeof *v);
-        if (!v) return 0; /* not kept: no harm */
-        kept->recs = v;
-        kept->cap = g->nrecs + 1;
-    }
-    if (g->nrecs) memcpy(kept->recs, g->recs, g->nrecs * sizeof *g->recs);
-    kept->n = g->nrecs;
-    kept->key = key;
-    return 0;
+    return g->failed ? -1 : 0;
 }
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
@@ -561,7 +517,7 @@ static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, c
  * exact values come first: when they alone reach beta, the guesses are not needed and the
  * node's bound is exact. */
 static int frontier(Solver *s, int ply, int side, int passes, int beta, uint64_t key) {
-    if (gen_moves(s, ply, side, passes) < 0) {
+    if (gen_moves(s, ply, side) < 0) {
         s->failed = s->stopped = 1;
         return 0;
     }
@@ -631,7 +587,7 @@ static int negamax(Solver *s, int ply, int side, int passes, int depth, int alph
     int cut = try_known(s, &n, ttmove) || try_known(s, &n, s->killer[ply][0]) ||
               try_known(s, &n, s->killer[ply][1]);
     if (!cut) {
-        if (gen_moves(s, ply, side, passes) < 0 || order_moves(s, ply, side) < 0) {
+        if (gen_moves(s, ply, side) < 0 || order_moves(s, ply, side) < 0) {
             s->failed = s->stopped = 1;
             return 0;
         }
@@ -798,8 +754,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.tt = calloc(2 * ((size_t)s.tt_mask + 1), sizeof *s.tt);
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
-    s.lists = calloc(1u << LIST_BITS, sizeof *s.lists);
-    if (!s.tt || !s.gens || !s.hist || !s.lists) {
+    if (!s.tt || !s.gens || !s.hist) {
         PyErr_NoMemory();
         goto done;
     }
@@ -840,9 +795,6 @@ done:
         free(s.order[i]);
         free(s.est[i]);
     }
-    if (s.lists)
-        for (unsigned i = 0; i < 1u << LIST_BITS; i++) free(s.lists[i].recs);
-    free(s.lists);
     free(s.gens);
     free(s.tt);
     free(s.hist);
