@@ -255,6 +255,36 @@ def test_analysis_of_an_exchange_and_a_pass(lex):  # art. 25, 26
 
 
 
+class _BagEmpty(Exception):
+    pass
+
+
+def test_analysis_values_the_pass_that_ends_the_game(small):  # art. 45.2
+    """With the bag empty, the fourth pass in a row (FISE 2009) ends the game: the analysis
+    values it as the end it is, each player losing their own rack, without a search."""
+    held: list[Game] = []
+
+    def stop(game):
+        if not len(game.bag) and not game.is_over():
+            held.append(game)
+            raise _BagEmpty
+
+    with pytest.raises(_BagEmpty):
+        for seed in range(50):
+            players.play_game([players.get("greedy", lexicon=small)] * 2, seed=seed,
+                              lexicon=small, on_turn=stop)
+    game = held[0]
+    for _ in range(4):
+        game.pass_()
+    assert game.is_over() and game.result.article == "45.2"
+    last = analysis.analyse_turn(game, len(game.history) - 1, small, seconds=0.05)
+    mover = game.history[-1].player
+    racks = [sum(T.VALUES[t] for t in game.history[-1 - k].rack) for k in (0, 1)]
+    assert game.history[-2].player == 1 - mover
+    assert last.method == "endgame" and last.played.notation == "paso"
+    assert last.played.equity == racks[1] - racks[0]  # the other's rack less one's own
+
+
 def test_campeon_hands_the_pre_endgame_to_the_endgame_module(small, monkeypatch):  # art. 25
     from atril import endgame
 

@@ -35,14 +35,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from . import ending, movegen, sim, winprob
 from . import leaves as L
-from . import movegen, sim, winprob
 from . import tiles as T
-from .game import EXCHANGE, PLAY, WITHDRAWN, Game, Turn
+from .errors import InvalidPositionError
+from .game import EXCHANGE, PLAY, Game, Turn
 from .move import THROUGH
 from .movegen import Candidate
 
-__all__ = ["Analysis", "Choice", "TurnAnalysis", "analyse", "analyse_turn", "report", "SCRABBLES"]
+__all__ = ["Analysis", "Choice", "TurnAnalysis", "analyse", "analyse_turn", "notation", "report",
+           "SCRABBLES"]
 
 #: how many missed scrabbles to list per turn
 SCRABBLES = 3
@@ -177,7 +179,7 @@ def _turn(game: Game, turn: Turn, n: int, lexicon, table, model: winprob.Model,
         best = played
 
     def choice(c: Candidate) -> Choice:
-        return Choice(_notation(c), c.score, equity[id(c)], win[id(c)])
+        return Choice(notation(c), c.score, equity[id(c)], win[id(c)])
 
     return TurnAnalysis(
         n=n + 1, player=p, rack=T.to_machine(sorted(rack, key=T.blank_last)),
@@ -219,16 +221,12 @@ def _endgame(game: Game, rack: tuple[int, ...], unseen: list[int], lexicon,
     opp = tuple(t for t, k in enumerate(unseen) for _ in range(k))
     if not opp:
         return None
+    rules = game.ruleset
     try:
-        limit = endgame.pass_limit(game.ruleset)
+        limit = endgame.pass_limit(rules)
     except Exception:  # noqa: BLE001 - a ruleset whose passes never end: no exact answer
         return None
-    from .game import PASS
-    passes = 0
-    for t in reversed(game.history):
-        if t.kind not in (PASS, WITHDRAWN):
-            break
-        passes += 1
+    pass_streak, scoreless = ending.streaks(game.history, rules)
     budget = max(0.05, seconds) / max(1, len(moves))
     values = []
     for c in moves:
@@ -240,9 +238,11 @@ def _endgame(game: Game, rack: tuple[int, ...], unseen: list[int], lexicon,
                 values.append(c.score + 2 * sum(T.VALUES[t] for t in opp))
                 continue
             after = 0
-        else:
-            board, after = game.board, passes + 1
-            if after >= limit:  # the passes end the game: each loses their own rack
+        else:  # the pass (with the bag empty nothing can be exchanged, art. 25)
+            board = game.board
+            try:
+                after = endgame.start_passes(rules, pass_streak + 1, scoreless + 1)
+            except InvalidPositionError:  # it ends the game: each loses their own rack
                 values.append(sum(T.VALUES[t] for t in opp) - sum(T.VALUES[t] for t in rack))
                 continue
         reply = endgame.solve_racks(board, [opp, tuple(left)], lexicon, pass_limit=limit,
@@ -262,13 +262,13 @@ def _scrabbles(game: Game, rack: tuple[int, ...], lexicon, turn: Turn) -> list[d
         if c.score < 50:  # the bonus alone is 50: nothing below can be a scrabble
             break
         if c.bingo:
-            out.append({"notation": _notation(c), "score": c.score})
+            out.append({"notation": notation(c), "score": c.score})
             if len(out) == SCRABBLES:
                 break
     return out
 
 
-def _notation(c: Candidate) -> str:
+def notation(c: Candidate) -> str:
     """``H8 CA(S)A`` (tiles on the board in parentheses), ``cambio AEI``, ``paso``."""
     return str(c).rsplit(" ", 1)[0]
 

@@ -118,7 +118,7 @@ def solve(position: Position, lexicon, *, ruleset: Ruleset | str | None = None,
                 tiles=bag))
     # With the bag empty, the scoreless turns since the last play can only be passes (and
     # withdrawn plays, which count as passes: 45.2).
-    passes = _start(Ruleset.get(ruleset), position.zero_turns, position.zero_turns)
+    passes = start_passes(Ruleset.get(ruleset), position.zero_turns, position.zero_turns)
     solution = solve_racks(position.board, position.racks, lexicon,
                            pass_limit=pass_limit(ruleset), passes=passes, seconds=seconds,
                            max_nodes=max_nodes)
@@ -133,9 +133,10 @@ def _check_racks(position: Position) -> None:
     position.validate()
 
 
-def _start(rules: Ruleset, pass_streak: int, scoreless_streak: int) -> int:
+def start_passes(rules: Ruleset, pass_streak: int, scoreless_streak: int) -> int:
     """The search's pass count at the root: the fresh limit less the passes still allowed,
-    by the pass rule (45.2) and the scoreless-turn rule (45.3), whichever ends it first."""
+    by the pass rule (45.2) and the scoreless-turn rule (45.3), whichever ends it first
+    (``ending.streaks`` counts them in a game); InvalidPositionError when they ended it."""
     left = []
     if rules.max_passes is not None:
         left.append(rules.max_passes - pass_streak)
@@ -314,7 +315,7 @@ def _outcome(board: Board, own: tuple[int, ...], cand: movegen.Candidate, tile: 
         pass_streak, scoreless, bag = 0, z + 1, cand.used[0]
     mine = tuple(rack.elements())
     try:
-        passes = _start(rules, pass_streak, scoreless)
+        passes = start_passes(rules, pass_streak, scoreless)
     except InvalidPositionError:  # that turn ends the game (45.2, 45.3): own racks off
         return opp_value - sum(T.VALUES[t] for t in mine if t != T.BLANK), True
     s = solve_racks(board, (opp, mine), lexicon, pass_limit=limit, passes=passes, bag=bag,

@@ -30,6 +30,7 @@ from .rack import Rack
 
 if TYPE_CHECKING:
     from .game import Game, Turn
+    from .ruleset import Ruleset
 
 #: end reasons: code → (article of the 2009 text, or None; Spanish text: a msgid).
 END_REASONS: dict[str, tuple[str | None, str]] = {
@@ -114,18 +115,25 @@ def streak(history: Sequence[Turn], kinds: tuple[str, ...]) -> int:
     return n
 
 
+def streaks(history: Sequence[Turn], rules: Ruleset) -> tuple[int, int]:
+    """The last turns in a row as the two rules count them: passes (45.2; a withdrawn play is
+    one where the ruleset says so) and scoreless turns (45.3, the ruleset's kinds)."""
+    pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
+    return streak(history, pass_like), streak(history, rules.scoreless_counts)
+
+
 def after_turn(game: Game) -> str | None:
     """The ending the last completed turn brings, if any (time aside: ``Game.check_time``)."""
     last = game.history[-1]
     rules = game.ruleset
     if last.kind == PLAY and not game.racks[last.player] and not game.bag:
         return "out"
-    pass_like = (PASS, WITHDRAWN) if rules.withdrawn_is_pass else (PASS,)
-    if rules.max_passes is not None and streak(game.history, pass_like) >= rules.max_passes:
+    passes, scoreless = streaks(game.history, rules)
+    if rules.max_passes is not None and passes >= rules.max_passes:
         return "passes"
     if (rules.max_scoreless_turns is not None
             and not (rules.scoreless_spares_zero and game.scores == [0, 0])
-            and streak(game.history, rules.scoreless_counts) >= rules.max_scoreless_turns):
+            and scoreless >= rules.max_scoreless_turns):
         return "scoreless"
     if (game.can_play is not None and not game.bag
             and not any(game.can_play(game.board, r) for r in game.racks)):
