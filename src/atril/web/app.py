@@ -60,8 +60,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import gcg
 from ..errors import AtrilError
+from ..game import Game
 from ..i18n import N_, _, current, use
-from ..lexicon import BUNDLED, notice
+from ..lexicon import BUNDLED, Lexicon, notice
 from ..ruleset import Ruleset
 from . import computer, judge, study
 from .accounts import AccountApi, Accounts
@@ -306,27 +307,29 @@ class _Api:
             "Content-Disposition": f'attachment; filename="atril-{game_id}.gcg"'})
 
     async def analysis(self, request: Request) -> Response:
-        game_id = request.path_params["game_id"]
+        game, lexicon = await self._finished(request, request.path_params["game_id"])
+        turns = await run_in_threadpool(analyse, game, lexicon)
+        return JSONResponse({"players": list(game.players), "turns": turns})
+
+    async def _finished(self, request: Request, game_id: str) -> tuple[Game, Lexicon]:
+        """A game to analyse and its lexicon: only once it is over (art. 43: during the game
+        an analysis would tell which words are valid)."""
         version, doc, _seat = await self._seat(request, game_id)
         game = await run_in_threadpool(self.games.game, game_id, version, doc)
         if not game.is_over():
             raise ApiError(409, _("el análisis se ve al terminar la partida"), "43")
         lexicon = await run_in_threadpool(self.games.lexicons.get, doc["game"]["lexicon"])
-        turns = await run_in_threadpool(analyse, game, lexicon)
-        return JSONResponse({"players": list(game.players), "turns": turns})
+        return game, lexicon
 
     async def deep_analysis(self, request: Request) -> Response:
         """The analysis by simulation of a finished game: GET says how far it is (and gives
         it when done), POST asks for it. Whoever may see the game's analysis may ask; one
         game is analysed once, one at a time (``DeepAnalyses``)."""
         game_id = request.path_params["game_id"]
-        version, doc, _seat = await self._seat(request, game_id)
         if request.method == "GET":
+            await self._seat(request, game_id)  # a game that exists (404 otherwise)
             return JSONResponse(self.deep.status(game_id))
-        game = await run_in_threadpool(self.games.game, game_id, version, doc)
-        if not game.is_over():
-            raise ApiError(409, _("el análisis se ve al terminar la partida"), "43")
-        lexicon = await run_in_threadpool(self.games.lexicons.get, doc["game"]["lexicon"])
+        game, lexicon = await self._finished(request, game_id)
         return JSONResponse(self.deep.start(game_id, game, lexicon))
 
     async def socket(self, ws: WebSocket) -> None:
