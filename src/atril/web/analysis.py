@@ -45,18 +45,10 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
         bag = T.TOTAL_TILES - board.tile_count() - 2 * T.RACK_SIZE
         top = movegen.best(board, turn.rack, lexicon, n=TOP,
                            leave_values=table if bag > 0 else None)
-        best = [{"move": _text(c), "score": c.score, "equity": round(c.equity, 1)}
-                for c in top]
-        scrabbles = []
-        made_bingo = turn.kind == PLAY and len(turn.placed()) == T.RACK_SIZE
-        if not made_bingo:
-            for cand in movegen.generate(board, turn.rack, lexicon):
-                if cand.score < 50:
-                    break
-                if cand.bingo:
-                    scrabbles.append({"move": _text(cand), "score": cand.score})
-                    if len(scrabbles) == TOP:
-                        break
+        best = [{"move": full_analysis.notation(c), "score": c.score,
+                 "equity": round(c.equity, 1)} for c in top]
+        scrabbles = [{"move": s["notation"], "score": s["score"]}  # found by the verdict
+                     for s in verdicts[n].missed_scrabbles]
         verdict = verdicts[n].to_dict()
         out.append({"n": n + 1, **turn.to_dict(), "best": best, "missed_scrabbles": scrabbles,
                     "verdict": {key: verdict[key] for key in (
@@ -65,11 +57,6 @@ def analyse(game: Game, lexicon: Lexicon) -> list[dict]:
             for sq, t in turn.placed():
                 board[sq] = t
     return out
-
-
-def _text(cand: movegen.Candidate) -> str:
-    """``H8 CA(S)A`` without the trailing score ``str(Candidate)`` adds."""
-    return str(cand).rsplit(" ", 1)[0]
 
 
 # -- the analysis by simulation, in the background ---------------------------------------------
