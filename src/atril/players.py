@@ -219,11 +219,7 @@ class Champion(Engine):
             if found is not None:
                 return found
         from . import sim
-        table = self._leaves
-        if table is None:
-            from . import leaves as L
-            table = self._leaves = L.load()
-        result = sim.simulate_game(game, lexicon=self.lexicon, leaves=table,
+        result = sim.simulate_game(game, lexicon=self.lexicon, leaves=self.leaves,
                                    seconds=self.seconds or None,
                                    iterations=self.iterations or 1_000_000,
                                    seed=self._rng.getrandbits(64))
@@ -264,14 +260,11 @@ class Champion(Engine):
             from . import endgame
         except ImportError:  # pragma: no cover
             return None
-        solve = getattr(endgame, "preendgame", None)
-        if solve is None:
-            return None
         position = game.position()
         position.racks = (tuple(game.rack), ())  # the opponent's rack is not known yet
         try:
-            found = solve(position, self.lexicon, ruleset=game.ruleset, top=PREENDGAME_TOP,
-                          seconds=budget / PREENDGAME_SEARCHES)
+            found = endgame.preendgame(position, self.lexicon, ruleset=game.ruleset,
+                                       top=PREENDGAME_TOP, seconds=budget / PREENDGAME_SEARCHES)
         except AtrilError:
             return None
         return found[0].move if found else None
