@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import sys
 import time
 
@@ -63,12 +62,6 @@ seconds_option = option("--tiempo", "seconds", type=click.FloatRange(min=0, min_
 CHUNK = 2
 
 
-@functools.cache
-def _lexicon(spec: str) -> Lexicon:
-    """The lexicon ``spec``, loaded once per process (a worker plays many chunks)."""
-    return Lexicon.load(spec)
-
-
 def play_chunk(task: tuple) -> tuple[int, list[tuple[dict, tuple[int, int], list[int],
                                                       int | None, int]]]:
     """Games ``start`` to ``stop - 1`` of ``atril selfplay`` (a task of ``atril.parallel``):
@@ -77,7 +70,7 @@ def play_chunk(task: tuple) -> tuple[int, list[tuple[dict, tuple[int, int], list
     Game ``i`` is the same wherever it runs: its bag seed is ``seed + i // 2``
     (``players.match``) and each engine's random choices are seeded ``"{seed}:{k}:{i}"``."""
     names, spec, ruleset, seconds, seed, start, stop = task
-    lexicon = _lexicon(spec)
+    lexicon = Lexicon.load(spec)  # loaded once per process (a worker plays many chunks)
     out = []
     for i in range(start, stop):
         seats = (1, 0) if i % 2 else (0, 1)
@@ -111,7 +104,7 @@ def selfplay(games, seed, player_list, ruleset, seconds, lexicon_spec, workers, 
     from .. import parallel
     names = _player_names(player_list)
     spec = lexicon_spec or Ruleset.get(ruleset).lexicon
-    lexicon = _lexicon(spec)
+    lexicon = Lexicon.load(spec)
     said = notice(ruleset, lexicon.id)
     if said:
         click.echo(said, err=True)
