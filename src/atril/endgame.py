@@ -45,6 +45,7 @@ from .errors import InvalidPositionError
 from .i18n import _
 from .move import PASS
 from .position import Position
+from .rack import Rack
 from .ruleset import Ruleset
 
 __all__ = ["PreCandidate", "Solution", "pass_limit", "preendgame", "preendgame_racks", "solve",
@@ -158,7 +159,7 @@ def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_l
     tile left in the bag, which the next play draws (then nobody can go out before it)."""
     kwg = lexicon.kwg
     start = time.perf_counter()
-    counts = [_counts(r) for r in racks]
+    counts = [bytes(Rack(r).counts()) for r in racks]
     value, exact, nodes, depth, line = _native.solve(
         board.squares, counts[0], counts[1], kwg.nodes, kwg.child_masks, pass_limit, passes,
         float(seconds or 0.0), int(max_nodes or 0), _table_bits(racks),
@@ -177,13 +178,6 @@ def _table_bits(racks: Sequence[Sequence[int]]) -> int:
 
 
 _PASS_RECORD = bytes([0, 0, movegen.KIND_PASS]) + bytes(movegen.RECORD_SIZE - 3)
-
-
-def _counts(rack: Sequence[int]) -> bytes:
-    counts = [0] * T.ALPHABET_SIZE
-    for t in rack:
-        counts[t] += 1
-    return bytes(counts)
 
 
 def _line(records: bytes, racks: Sequence[Sequence[int]],

@@ -49,6 +49,7 @@ from .board import Board
 from .game import Game
 from .i18n import _
 from .movegen import Candidate, LeaveTable
+from .rack import Rack
 
 try:
     from . import _sim as _native
@@ -223,15 +224,12 @@ class _Runner:
     def __init__(self, board: Board, rack: Sequence[int], lexicon, unseen: Sequence[int],
                  bag: int, outs: list[Outcome], plies: int, table: LeaveTable,
                  exchange_min_bag: int, seed: int):
-        counts = [0] * T.ALPHABET_SIZE
-        for t in rack:
-            counts[t] += 1
         self.board, self.rack, self.unseen, self.bag = board, tuple(rack), list(unseen), bag
         self.plies, self.table, self.exchange_min_bag, self.seed = (plies, table,
                                                                      exchange_min_bag, seed)
         self.lexicon = lexicon
         self.cands = b"".join(o.candidate._rec for o in outs)
-        self.counts, self.unseen_b = bytes(counts), bytes(unseen)
+        self.counts, self.unseen_b = bytes(Rack(rack).counts()), bytes(unseen)
         kwg = movegen._kwg(lexicon)
         self.kwg = kwg
         if _native is not None:
