@@ -194,14 +194,25 @@ def test_online_pairings_create_the_games_with_the_players_accounts(client, dire
 
 def play_and_resign(winner: Any, loser: Any, game_id: str,
                     lexicon=TWO_TILES) -> tuple[int, int]:
-    """The winner lays the best two tiles (after the loser passes if the loser starts); the
-    loser resigns. The winner's and the loser's final scores."""
+    """The winner lays the best two tiles (after the loser passes if the loser starts, and
+    after exchanging a rack that makes no word); the loser resigns. The winner's and the
+    loser's final scores."""
     state = game_view(winner, game_id)
     if not state["can"]["play"]:
         r = loser.post(f"/api/partidas/{game_id}/accion", {"action": "pass"})
         assert r.status_code == 200, r.text
         state = game_view(winner, game_id)
     move = best_move(state, lexicon)
+    for _ in range(2):  # a rack with no word (the bag is the server's): exchange it (art. 25)
+        if move is not None:
+            break
+        r = winner.post(f"/api/partidas/{game_id}/accion",
+                        {"action": "exchange", "tiles": state["rack"]})
+        assert r.status_code == 200, r.text
+        r = loser.post(f"/api/partidas/{game_id}/accion", {"action": "pass"})
+        assert r.status_code == 200, r.text
+        state = game_view(winner, game_id)
+        move = best_move(state, lexicon)
     assert move is not None
     placed = [[sq, T.tile_to_human(tile)] for sq, tile in move.placed]
     r = winner.post(f"/api/partidas/{game_id}/accion", {"action": "play", "placed": placed})
