@@ -38,14 +38,14 @@
 #define INF 30000
 #define EXACT_DEPTH 255 /* a table entry whose value needed no heuristic: good at any depth */
 #define MAX_PASSES 16
-#define EST_RANGE 2048
+#define EST_RANGE 2048 /* move estimates, clamped to 0..EST_RANGE-1 for a counting sort */
 /* Iterative deepening goes one ply at a time up to SHALLOW, then searches to the end of the
  * game at once: the shallow iterations fill the table with good first moves, and a search to
  * the end stores only exact values, which the next deeper iteration would redo (measured on
  * bench/bench_endgame.py: half the time of deepening ply by ply, and more endgames solved). */
 #ifndef SHALLOW
 #define SHALLOW 5
-#endif /* move estimates, clamped to 0..EST_RANGE-1 for a counting sort */
+#endif
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 
@@ -189,6 +189,22 @@ static int decode(const Gen *g, const uint8_t *rack, uint64_t code, Rec *m) {
     return 1;
 }
 
+/* What a board slot knows besides the board: the squares the play that made it from the slot
+ * before changed (`derived`: it was made so), and the best one-tile play of each code where
+ * `single_done` says (see single). */
+typedef struct {
+    int16_t changed[4 * RACK_SIZE];
+    int nchanged, derived;
+    uint32_t single_done;
+    int16_t single[NCODES], single_sq[NCODES];
+} Slot;
+
+/* A line's plays for a rack: copies in the solver's arena. */
+typedef struct {
+    uint64_t line_key, rack_lo, rack_hi;
+    uint32_t off, n, stamp;
+} LineEntry;
+
 typedef struct {
     Nodes k;
     uint32_t want; /* letters either rack may place: the cross-sets worked out */
@@ -199,7 +215,13 @@ typedef struct {
     int bag; /* the one tile left in the bag (the pre-endgame), drawn by the next play; -1: empty */
     Entry *tt;
     uint64_t tt_mask;
-    Gen *gens;                /* per ply: the board, its cross-sets, the moves generated */
+    /* Boards by slot: a play's child takes the next slot, a pass's child shares its parent's
+     * (the board is the same), so a line of n plays uses n + 1 slots whatever its passes. */
+    Gen *gens;                 /* per slot: the board, its cross-sets (the generator's state) */
+    uint64_t (*lkey)[2][SIZE]; /* per slot: each line's key (see sq_key) */
+    Slot *slots;               /* per slot: what a play changed, the best one-tile plays */
+    Rec *list[MAX_PLY + 1];    /* per ply: the moves generated */
+    size_t list_n[MAX_PLY + 1], list_cap[MAX_PLY + 1];
     uint32_t *order[MAX_PLY + 1]; /* per ply: move indexes in the order tried (n = the pass) */
     uint16_t *est[MAX_PLY + 1];
     size_t order_cap[MAX_PLY + 1];
@@ -211,6 +233,12 @@ typedef struct {
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
+    /* the plays of a line by the line and the rack (see gen_moves) */
+    LineEntry *lines;
+    uint64_t lines_mask;
+    Rec *arena;
+    size_t arena_used, arena_cap;
+    uint32_t stamp; /* the arena's generation: entries of an older one are empty */
 } Solver;
 
 static double now(void) {
@@ -234,35 +262,70 @@ static uint64_t full_hash(const Solver *s, int side, int passes) {
 
 /* ---- the board after a move ---------------------------------------------------------------- */
 
-/* The cross-sets a play changes: the squares just past each end of its line's run (for plays
- * across it) and past each end of the perpendicular run of every tile it placed. */
-static void place(Gen *g, const Rec *m, uint32_t want, uint64_t *hash) {
+/* A line's key is what its plays depend on besides the rack: the XOR over its squares of this,
+ * a hash of the square's tile, and its cross-set, cross-score and perpendicular length for
+ * plays along `dir` (the anchors follow from them). Kept up to date by place. */
+static inline uint64_t sq_key(const Gen *g, int dir, int sq) {
+    uint64_t v = (uint64_t)g->xset[dir][sq] << 32 ^ (uint64_t)(uint16_t)g->xscore[dir][sq] << 16 ^
+                 (uint64_t)g->xlen[dir][sq] << 8 ^ g->board[sq];
+    return mix64(v ^ (uint64_t)(2 * sq + dir + 1) * 0x9E3779B97F4A7C15ULL);
+}
+
+static inline int line_of(int dir, int sq) { return dir == 0 ? sq / SIZE : sq % SIZE; }
+
+/* Every line's key from scratch (the root). */
+static void line_keys(const Gen *g, uint64_t lk[2][SIZE]) {
+    memset(lk, 0, 2 * SIZE * sizeof **lk);
+    for (int dir = 0; dir < 2; dir++)
+        for (int sq = 0; sq < NSQ; sq++) lk[dir][line_of(dir, sq)] ^= sq_key(g, dir, sq);
+}
+
+/* cross_square, keeping the key of the square's line along `dir` up to date. */
+static void cross_at(Gen *g, uint64_t lk[2][SIZE], int dir, int sq, uint32_t want, Slot *sl) {
+    sl->changed[sl->nchanged++] = (int16_t)sq;
+    uint64_t *k = &lk[dir][line_of(dir, sq)];
+    *k ^= sq_key(g, dir, sq);
+    cross_square(g, dir, sq, want);
+    *k ^= sq_key(g, dir, sq);
+}
+
+/* The play on the board, its squares' cross-sets cleared, and the cross-sets it changes: the
+ * squares just past each end of its line's run (for plays across it) and past each end of the
+ * perpendicular run of every tile it placed; the line keys follow every change. */
+static void place(Gen *g, uint64_t lk[2][SIZE], const Rec *m, uint32_t want, uint64_t *hash,
+                  Slot *sl) {
     int d = m->dir, step = d == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
+    sl->nchanged = 0;
     for (int i = 0; i < m->len; i++) {
         uint8_t t = m->tiles[i];
         if (!(t & NEW_BIT)) continue;
         int sq = first + i * step;
+        sl->changed[sl->nchanged++] = (int16_t)sq;
+        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
+        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
         g->board[sq] = (uint8_t)(t & ~NEW_BIT);
+        g->xset[0][sq] = g->xset[1][sq] = 0;
+        g->xscore[0][sq] = g->xscore[1][sq] = -1;
+        g->xlen[0][sq] = g->xlen[1][sq] = 0;
+        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
+        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
         *hash ^= Z_SQ[sq][z_tile(t)];
     }
     int line_pos0 = d == 0 ? m->col : m->row, line = d == 0 ? m->row : m->col;
     int lo = line_pos0, hi = line_pos0 + m->len - 1;
     while (lo > 0 && g->board[sq_of(d, line, lo - 1)]) lo--;
     while (hi < SIZE - 1 && g->board[sq_of(d, line, hi + 1)]) hi++;
-    if (lo > 0) cross_square(g, 1 - d, sq_of(d, line, lo - 1), want);
-    if (hi < SIZE - 1) cross_square(g, 1 - d, sq_of(d, line, hi + 1), want);
+    if (lo > 0) cross_at(g, lk, 1 - d, sq_of(d, line, lo - 1), want, sl);
+    if (hi < SIZE - 1) cross_at(g, lk, 1 - d, sq_of(d, line, hi + 1), want, sl);
     for (int i = 0; i < m->len; i++) {
         if (!(m->tiles[i] & NEW_BIT)) continue;
-        int p = line_pos0 + i, sq = sq_of(d, line, p);
-        g->xset[0][sq] = g->xset[1][sq] = 0;
-        g->xscore[0][sq] = g->xscore[1][sq] = -1;
-        g->xlen[0][sq] = g->xlen[1][sq] = 0;
+        int p = line_pos0 + i;
         /* the perpendicular line through p: its squares are line positions `line` */
         int a = line, b = line;
         while (a > 0 && g->board[sq_of(1 - d, p, a - 1)]) a--;
         while (b < SIZE - 1 && g->board[sq_of(1 - d, p, b + 1)]) b++;
-        if (a > 0) cross_square(g, d, sq_of(1 - d, p, a - 1), want);
-        if (b < SIZE - 1) cross_square(g, d, sq_of(1 - d, p, b + 1), want);
+        if (a > 0) cross_at(g, lk, d, sq_of(1 - d, p, a - 1), want, sl);
+        if (b < SIZE - 1) cross_at(g, lk, d, sq_of(1 - d, p, b + 1), want, sl);
     }
 }
 
@@ -271,6 +334,14 @@ static void copy_board(Gen *to, const Gen *from) {
     memcpy(to->xset, from->xset, sizeof to->xset);
     memcpy(to->xscore, from->xscore, sizeof to->xscore);
     memcpy(to->xlen, from->xlen, sizeof to->xlen);
+}
+
+/* Slot `to`'s board and line keys as slot `from`'s (which a play is about to change). */
+static void copy_slot(Solver *s, int to, int from) {
+    copy_board(&s->gens[to], &s->gens[from]);
+    memcpy(s->lkey[to], s->lkey[from], sizeof s->lkey[to]);
+    s->slots[to].single_done = 0;
+    s->slots[to].derived = to == from + 1;
 }
 
 /* Tiles a play takes from the rack (a blank as code 0), and their count. */
@@ -297,9 +368,52 @@ static void draw_bag(Solver *s, int side, int tile, int sign) {
     s->bag = sign > 0 ? -1 : tile;
 }
 
-/* Every play of `side` at this ply's board, in gens[ply].recs. */
-static int gen_moves(Solver *s, int ply, int side) {
-    Gen *g = &s->gens[ply];
+/* The anchors of one line (an empty square next to a tile; the board is never empty here):
+ * whether it has any. */
+static int line_anchors(Gen *g, int dir, int line) {
+    int any = 0;
+    for (int p = 0; p < SIZE; p++) {
+        int sq = sq_of(dir, line, p), r = sq / SIZE, c = sq % SIZE;
+        int a = !g->board[sq] &&
+                ((r > 0 && g->board[sq - SIZE]) || (r < SIZE - 1 && g->board[sq + SIZE]) ||
+                 (c > 0 && g->board[sq - 1]) || (c < SIZE - 1 && g->board[sq + 1]));
+        g->anchor[dir][sq] = (uint8_t)a;
+        any |= a;
+    }
+    return any;
+}
+
+static int reserve(Gen *g, size_t n) {
+    if (g->nrecs + n <= g->cap) return 0;
+    size_t cap = g->cap ? g->cap : 1024;
+    while (cap < g->nrecs + n) cap *= 2;
+    Rec *v = realloc(g->recs, cap * sizeof *v);
+    if (!v) return -1;
+    g->recs = v;
+    g->cap = cap;
+    return 0;
+}
+
+static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side);
+
+/* Every play of `side` on the slot's board, in the ply's list, line by line. A line's plays
+ * depend only on its squares and the rack, and most lines of a node are as they were at its
+ * grandparent (or at a cousin's, the same play having been made): their plays are copied from
+ * the solver's arena, only the lines the last plays changed (or a new rack) are generated. */
+static int gen_moves(Solver *s, int ply, int slot, int side) {
+    Gen *g = &s->gens[slot];
+    g->recs = s->list[ply]; /* the ply's own list, on the slot's generator */
+    g->cap = s->list_cap[ply];
+    int rc = gen_lines(s, g, s->lkey[slot], side);
+    s->list[ply] = g->recs;
+    s->list_cap[ply] = g->cap;
+    s->list_n[ply] = g->nrecs;
+    g->recs = NULL;
+    g->cap = 0;
+    return rc;
+}
+
+static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side) {
     memcpy(g->rack, s->rack[side], NCODES);
     g->rack_mask = 0;
     g->ncodes = 0;
@@ -309,17 +423,48 @@ static int gen_moves(Solver *s, int ply, int side) {
     g->topn = 0;
     g->at = g->reach = NULL;
     g->failed = 0;
-    compute_anchors(g);
-    gen_all_plays(g);
-    return g->failed ? -1 : 0;
+    uint64_t lo = 0, hi = 0;
+    for (int c = 0; c < 16; c++) lo |= (uint64_t)g->rack[c] << (4 * c);
+    for (int c = 16; c < NCODES; c++) hi |= (uint64_t)g->rack[c] << (4 * (c - 16));
+    uint64_t rack_mix = lo * 0xD6E8FEB86659FD93ULL ^ hi * 0xA0761D6478BD642FULL;
+    LineEntry *entry[2][SIZE];
+    for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
+        for (int line = 0; line < SIZE; line++) {
+            entry[dir][line] = &s->lines[(lkey[dir][line] ^ rack_mix) & s->lines_mask];
+            __builtin_prefetch(entry[dir][line]);
+        }
+    for (int dir = 0; dir < 2; dir++)
+        for (int line = 0; line < SIZE; line++) {
+            uint64_t key = lkey[dir][line];
+            LineEntry *e = entry[dir][line];
+            if (e->stamp == s->stamp && e->line_key == key && e->rack_lo == lo && e->rack_hi == hi) {
+                if (reserve(g, e->n) < 0) return -1;
+                memcpy(g->recs + g->nrecs, s->arena + e->off, e->n * sizeof(Rec));
+                g->nrecs += e->n;
+                continue;
+            }
+            size_t start = g->nrecs;
+            if (line_anchors(g, dir, line)) gen_line(g, dir, line);
+            if (g->failed) return -1;
+            size_t n = g->nrecs - start;
+            if (n > s->arena_cap) continue;
+            if (s->arena_used + n > s->arena_cap) { /* full: start again */
+                s->stamp++;
+                s->arena_used = 0;
+            }
+            memcpy(s->arena + s->arena_used, g->recs + start, n * sizeof(Rec));
+            *e = (LineEntry){key, lo, hi, (uint32_t)s->arena_used, (uint32_t)n, s->stamp};
+            s->arena_used += n;
+        }
+    return 0;
 }
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
  * other rack), then by score and by how many tiles they shed; the pass last. A counting sort
  * on the estimate: no comparisons, and the generator's order within equal estimates. */
 static int order_moves(Solver *s, int ply, int side) {
-    Gen *g = &s->gens[ply];
-    size_t n = g->nrecs;
+    const Rec *recs = s->list[ply];
+    size_t n = s->list_n[ply];
     if (s->order_cap[ply] < n + 1) {
         size_t cap = 2 * (n + 1);
         uint32_t *o = realloc(s->order[ply], cap * sizeof *o);
@@ -333,7 +478,7 @@ static int order_moves(Solver *s, int ply, int side) {
     uint16_t *est = s->est[ply];
     int out_bonus = 2 * s->rack_value[1 - side] + 100, lo = EST_RANGE, hi = 0;
     for (size_t i = 0; i < n; i++) {
-        const Rec *m = &g->recs[i];
+        const Rec *m = &recs[i];
         int e = m->score + 2 * m->nplaced;
         uint32_t h = s->hist[hist_slot(encode(m))];
         if (h) e += 32 - __builtin_clz(h); /* log2 of the history: a tie-break, mostly */
@@ -356,6 +501,52 @@ static int order_moves(Solver *s, int ply, int side) {
     }
     o[n] = (uint32_t)n; /* the pass */
     return 0;
+}
+
+/* A one-tile play of `code` (0: a blank, as any letter) on square sq: its score, -1 if it is
+ * not one (an occupied square, no neighbour, a word the cross-sets refuse). Its words are the
+ * square's two perpendicular runs. */
+static inline int single_at(const Gen *g, int sq, int code) {
+    int down = g->xscore[0][sq], across = g->xscore[1][sq];
+    if ((down < 0 && across < 0) || g->board[sq]) return -1;
+    uint32_t ok = g->xset[0][sq] & g->xset[1][sq];
+    if (!(code ? (ok >> code) & 1 : ok & ALL_LETTERS)) return -1;
+    int v = code ? VALUE[code] * LM[sq] : 0, wm = WM[sq];
+    return (down >= 0 ? (down + v) * wm : 0) + (across >= 0 ? (across + v) * wm : 0);
+}
+
+/* The best score of a one-tile play of `code` on the slot's board, -1 if it has none;
+ * remembered until the slot's board changes (a pass leaves it). A board one play on from the
+ * slot before is worked out from that slot's answer: only the squares the play changed can
+ * differ, unless the best square was one of them. */
+static int single(Solver *s, int slot, int code) {
+    Slot *sl = &s->slots[slot];
+    if ((sl->single_done >> code) & 1) return sl->single[code];
+    const Gen *g = &s->gens[slot];
+    int best = -1, best_sq = -1, scan = 1;
+    if (sl->derived) {
+        single(s, slot - 1, code);
+        best = s->slots[slot - 1].single[code];
+        best_sq = s->slots[slot - 1].single_sq[code];
+        scan = 0;
+        for (int i = 0; i < sl->nchanged && !scan; i++) scan = sl->changed[i] == best_sq;
+        if (!scan)
+            for (int i = 0; i < sl->nchanged; i++) {
+                int sq = sl->changed[i], v = single_at(g, sq, code);
+                if (v > best) best = v, best_sq = sq;
+            }
+    }
+    if (scan) {
+        best = best_sq = -1;
+        for (int sq = 0; sq < NSQ; sq++) {
+            int v = single_at(g, sq, code);
+            if (v > best) best = v, best_sq = sq;
+        }
+    }
+    sl->single[code] = (int16_t)best;
+    sl->single_sq[code] = (int16_t)best_sq;
+    sl->single_done |= 1u << code;
+    return best;
 }
 
 /* At the depth limit: a guess, as if the game ended by passes now. */
@@ -390,12 +581,33 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
     e->depth = (uint8_t)depth;
 }
 
-static int negamax(Solver *s, int ply, int side, int passes, int depth, int alpha, int beta);
+static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
+                   int beta);
 
+/* The key of the position after play m (as try_move makes it, without making it). */
+static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, const Rec *m) {
+    uint64_t h = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[0];
+    uint8_t rack[NCODES];
+    memcpy(rack, s->rack[side], NCODES);
+    int step = m->dir == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & NEW_BIT)) continue;
+        h ^= Z_SQ[first + i * step][z_tile(t)];
+        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
+        h ^= Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] - 1];
+        rack[c]--;
+    }
+    if (s->bag >= 0) {
+        int c = s->bag;
+        h ^= Z_BAG ^ Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] + 1];
+    }
+    return h;
+}
 
 /* One node's search so far: its window, best value and move, the moves already tried. */
 typedef struct {
-    int ply, side, passes, depth, alpha, beta, a, best, tried;
+    int ply, slot, side, passes, depth, alpha, beta, a, best, tried;
     uint64_t best_move, hash0, done[3];
     int ndone;
 } Node;
@@ -404,20 +616,18 @@ typedef struct {
  * the first move with the full window, the others with a null window first. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     int side = n->side, opp = 1 - side, v;
-    Gen *g = &s->gens[n->ply], *child = &s->gens[n->ply + 1];
-    if (!m) { /* the pass */
+    if (!m) { /* the pass: the same board, in the same slot */
         if (n->passes + 1 >= s->pass_limit) {
             v = s->rack_value[opp] - s->rack_value[side];
         } else {
-            copy_board(child, g);
             s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
-            int p = n->passes + 1, d = n->depth - 1;
+            int p = n->passes + 1, d = n->depth - 1, ply = n->ply + 1, slot = n->slot;
             if (!n->tried) {
-                v = -negamax(s, n->ply + 1, opp, p, d, -n->beta, -n->a);
+                v = -negamax(s, ply, slot, opp, p, d, -n->beta, -n->a);
             } else {
-                v = -negamax(s, n->ply + 1, opp, p, d, -n->a - 1, -n->a);
+                v = -negamax(s, ply, slot, opp, p, d, -n->a - 1, -n->a);
                 if (v > n->a && v < n->beta && !s->stopped)
-                    v = -negamax(s, n->ply + 1, opp, p, d, -n->beta, -n->a);
+                    v = -negamax(s, ply, slot, opp, p, d, -n->beta, -n->a);
             }
             s->hash = n->hash0;
         }
@@ -425,20 +635,22 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         /* out (art. 45.4): the other rack's value, gained and lost: twice over the spread */
         v = m->score + 2 * s->rack_value[opp];
     } else {
-        int sc = m->score, d = n->depth - 1;
-        copy_board(child, g);
+        int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
+        /* the child's table entry is fetched from memory while the board is updated */
+        __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
+        copy_slot(s, slot, n->slot);
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
-        place(child, m, s->want, &h);
+        place(&s->gens[slot], s->lkey[slot], m, s->want, &h, &s->slots[slot]);
         s->hash = h;
         take(s, side, m, 1);
         int drawn = s->bag;
         if (drawn >= 0) draw_bag(s, side, drawn, 1);
         if (!n->tried) {
-            v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->beta, sc - n->a);
+            v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->beta, sc - n->a);
         } else {
-            v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->a - 1, sc - n->a);
+            v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->a - 1, sc - n->a);
             if (v > n->a && v < n->beta && !s->stopped)
-                v = sc - negamax(s, n->ply + 1, opp, 0, d, sc - n->beta, sc - n->a);
+                v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->beta, sc - n->a);
         }
         if (drawn >= 0) draw_bag(s, side, drawn, -1);
         take(s, side, m, -1);
@@ -475,8 +687,7 @@ static int try_known(Solver *s, Node *n, uint64_t code) {
     if (!code || already(n, code)) return 0;
     Rec m;
     if (code != PASS_CODE) {
-        Gen *g = &s->gens[n->ply];
-        if (!decode(g, s->rack[n->side], code, &m)) return 0;
+        if (!decode(&s->gens[n->slot], s->rack[n->side], code, &m)) return 0;
     }
     n->done[n->ndone++] = code;
     return try_move(s, n, code == PASS_CODE ? NULL : &m, code);
@@ -490,46 +701,26 @@ static int placed_value(const Rec *m) {
     return v;
 }
 
-/* The key of the position after play m (as try_move makes it, without making it). */
-static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, const Rec *m) {
-    uint64_t h = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[0];
-    uint8_t rack[NCODES];
-    memcpy(rack, s->rack[side], NCODES);
-    int step = m->dir == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
-    for (int i = 0; i < m->len; i++) {
-        uint8_t t = m->tiles[i];
-        if (!(t & NEW_BIT)) continue;
-        h ^= Z_SQ[first + i * step][z_tile(t)];
-        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
-        h ^= Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] - 1];
-        rack[c]--;
-    }
-    if (s->bag >= 0) {
-        int c = s->bag;
-        h ^= Z_BAG ^ Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] + 1];
-    }
-    return h;
-}
-
 /* One ply from the depth limit: every child's value is known without playing it (the end of
  * the game, a solved entry of the table, or the heuristic of the child), so the best is taken
  * straight from the move list, with no board updates: the frontier is most of the tree. The
  * exact values come first: when they alone reach beta, the guesses are not needed and the
  * node's bound is exact. */
-static int frontier(Solver *s, int ply, int side, int passes, int beta, uint64_t key) {
-    if (gen_moves(s, ply, side) < 0) {
+static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta, uint64_t key) {
+    if (gen_moves(s, ply, slot, side) < 0) {
         s->failed = s->stopped = 1;
         return 0;
     }
-    const Gen *g = &s->gens[ply];
+    const Rec *recs = s->list[ply];
+    size_t count = s->list_n[ply];
     int opp = 1 - side, ends = passes + 1 >= s->pass_limit;
     int pass_value = s->rack_value[opp] - s->rack_value[side]; /* its end, or its guess */
     int drawn = s->bag > 0 ? VALUE[s->bag] : 0;
     int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
     uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
-    s->nodes += g->nrecs;
-    for (size_t i = 0; i < g->nrecs; i++) {
-        const Rec *m = &g->recs[i];
+    s->nodes += count;
+    for (size_t i = 0; i < count; i++) {
+        const Rec *m = &recs[i];
         if (m->nplaced == s->rack_count[side] && s->bag < 0) {
             int v = m->score + 2 * s->rack_value[opp];
             if (v > exact_best) exact_best = v, exact_move = encode(m);
@@ -559,7 +750,8 @@ static int frontier(Solver *s, int ply, int side, int passes, int beta, uint64_t
     return best;
 }
 
-static int negamax(Solver *s, int ply, int side, int passes, int depth, int alpha, int beta) {
+static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
+                   int beta) {
     s->nodes++;
     if ((s->nodes & 1023) == 0) check_limits(s);
     if (s->stopped) return 0;
@@ -576,23 +768,38 @@ static int negamax(Solver *s, int ply, int side, int passes, int depth, int alph
             }
         }
     }
+    if (ply > 0 && s->rack_count[side] == 1 && s->bag < 0) {
+        /* One tile left: every play goes out, and going out now is worth at least as much as
+         * passing (the other side could pass back, or end the game by passes, which costs
+         * more): the value is the best one-tile play's, exactly. Without one, the pass. */
+        int code = 0;
+        while (!s->rack[side][code]) code++;
+        int out = single(s, slot, code), opp = 1 - side;
+        if (out >= 0) return out + 2 * s->rack_value[opp];
+        if (passes + 1 >= s->pass_limit) return s->rack_value[opp] - s->rack_value[side];
+        if (depth > 0 && ply + 1 < MAX_PLY) {
+            s->hash = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[passes + 1];
+            int v = -negamax(s, ply + 1, slot, opp, passes + 1, depth - 1, -beta, -alpha);
+            s->hash = key;
+            return v;
+        }
+    }
     if (depth == 0 || ply >= MAX_PLY) {
         s->heuristic++;
         return heuristic(s, side);
     }
-    if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, side, passes, beta, key);
-    Node n = {ply, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0};
+    if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
+    Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0};
     uint64_t heuristic0 = s->heuristic;
     /* Moves known before generating: a cutoff from one of them saves the generation. */
     int cut = try_known(s, &n, ttmove) || try_known(s, &n, s->killer[ply][0]) ||
               try_known(s, &n, s->killer[ply][1]);
     if (!cut) {
-        if (gen_moves(s, ply, side) < 0 || order_moves(s, ply, side) < 0) {
+        if (gen_moves(s, ply, slot, side) < 0 || order_moves(s, ply, side) < 0) {
             s->failed = s->stopped = 1;
             return 0;
         }
-        Gen *g = &s->gens[ply];
-        size_t count = g->nrecs;
+        size_t count = s->list_n[ply];
         const uint32_t *o = s->order[ply];
         for (size_t i = 0; i <= count && !cut; i++) {
             size_t idx = o[i];
@@ -600,7 +807,7 @@ static int negamax(Solver *s, int ply, int side, int passes, int depth, int alph
                 if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
                 continue;
             }
-            const Rec *m = &g->recs[idx];
+            const Rec *m = &s->list[ply][idx];
             uint64_t code = encode(m);
             if (n.ndone && already(&n, code)) continue;
             cut = try_move(s, &n, m, code);
@@ -624,7 +831,7 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
         int depth = iteration <= SHALLOW ? iteration : MAX_PLY - 1; /* the last: to the end */
         uint64_t before = s->heuristic;
         s->hash = full_hash(s, side, passes) ^ s->board_hash;
-        int v = negamax(s, 0, side, passes, depth, -INF, INF);
+        int v = negamax(s, 0, 0, side, passes, depth, -INF, INF);
         if (s->stopped) break;
         value = v;
         *best = s->root_best;
@@ -680,9 +887,9 @@ static int run(Solver *s, int passes, int *value, int *exact, int *depth, Line *
             passes++;
         } else {
             if (m.nplaced == s->rack_count[side] && s->bag < 0) break;
-            copy_board(&s->gens[1], &s->gens[0]);
-            place(&s->gens[1], &m, s->want, &s->board_hash);
-            copy_board(&s->gens[0], &s->gens[1]);
+            copy_slot(s, 1, 0);
+            place(&s->gens[1], s->lkey[1], &m, s->want, &s->board_hash, &s->slots[1]);
+            copy_slot(s, 0, 1);
             take(s, side, &m, 1);
             if (s->bag >= 0) draw_bag(s, side, s->bag, 1);
             passes = 0;
@@ -754,7 +961,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.tt = calloc(2 * ((size_t)s.tt_mask + 1), sizeof *s.tt);
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
-    if (!s.tt || !s.gens || !s.hist) {
+    s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
+    s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
+    s.lines_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
+    s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
+    s.arena_cap = (size_t)1 << (tt_bits - 2);
+    s.arena = malloc(s.arena_cap * sizeof *s.arena);
+    s.stamp = 1;
+    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots) {
         PyErr_NoMemory();
         goto done;
     }
@@ -774,6 +988,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int value = 0, exact = 0, depth = 0, rc;
     Py_BEGIN_ALLOW_THREADS
     compute_cross_for(&s.gens[0], s.want);
+    line_keys(&s.gens[0], s.lkey[0]);
     s.deadline = seconds > 0 ? now() + seconds : 0;
     rc = run(&s, passes, &value, &exact, &depth, &pv);
     Py_END_ALLOW_THREADS
@@ -792,12 +1007,17 @@ done:
     if (s.gens)
         for (int i = 0; i <= MAX_PLY + 1; i++) free(s.gens[i].recs);
     for (int i = 0; i <= MAX_PLY; i++) {
+        free(s.list[i]);
         free(s.order[i]);
         free(s.est[i]);
     }
     free(s.gens);
     free(s.tt);
     free(s.hist);
+    free(s.lines);
+    free(s.lkey);
+    free(s.slots);
+    free(s.arena);
     free(pv.v);
     return out;
 }

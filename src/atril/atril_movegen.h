@@ -391,20 +391,27 @@ static void gen_anchor(Gen *g, int pos, int left_limit) {
 
 /* Each play is generated from the leftmost anchor it covers: the walk left from an anchor
  * stops before the previous anchor of the line. */
+static inline int line_has_anchor(const Gen *g, int dir, int line) {
+    for (int p = 0; p < SIZE; p++)
+        if (g->anchor[dir][sq_of(dir, line, p)]) return 1;
+    return 0;
+}
+
+/* Every play along one line (the line's anchors known). */
+static void gen_line(Gen *g, int dir, int line) {
+    load_line(g, dir, line);
+    int prev = -1;
+    for (int p = 0; p < SIZE; p++) {
+        if (!g->anchor[dir][sq_of(dir, line, p)]) continue;
+        gen_anchor(g, p, prev + 1);
+        prev = p;
+    }
+}
+
 static void gen_all_plays(Gen *g) {
     for (int dir = 0; dir < 2; dir++)
-        for (int line = 0; line < SIZE; line++) {
-            int any = 0;
-            for (int p = 0; p < SIZE && !any; p++) any = g->anchor[dir][sq_of(dir, line, p)];
-            if (!any) continue;
-            load_line(g, dir, line);
-            int prev = -1;
-            for (int p = 0; p < SIZE; p++) {
-                if (!g->anchor[dir][sq_of(dir, line, p)]) continue;
-                gen_anchor(g, p, prev + 1);
-                prev = p;
-            }
-        }
+        for (int line = 0; line < SIZE; line++)
+            if (line_has_anchor(g, dir, line)) gen_line(g, dir, line);
 }
 
 /* ---- racks, leaves and exchanges ------------------------------------------------------ */
