@@ -199,6 +199,13 @@ typedef struct {
     int16_t single[NCODES], single_sq[NCODES];
 } Slot;
 
+/* A cross-set by its perpendicular run, packed exactly (5 bits a letter, the square between the
+ * prefix and the suffix marked by 31; a = 0: empty). */
+typedef struct {
+    uint64_t a, b;
+    uint32_t mask;
+} CrossEntry;
+
 /* A line's plays for a rack: copies in the solver's arena. */
 typedef struct {
     uint64_t line_key, rack_lo, rack_hi;
@@ -239,6 +246,8 @@ typedef struct {
     Rec *arena;
     size_t arena_used, arena_cap;
     uint32_t stamp; /* the arena's generation: entries of an older one are empty */
+    CrossEntry *cross; /* cross-sets by their run: the same runs come back all over the tree */
+    uint64_t cross_mask;
 } Solver;
 
 static double now(void) {
@@ -280,20 +289,53 @@ static void line_keys(const Gen *g, uint64_t lk[2][SIZE]) {
         for (int sq = 0; sq < NSQ; sq++) lk[dir][line_of(dir, sq)] ^= sq_key(g, dir, sq);
 }
 
-/* cross_square, keeping the key of the square's line along `dir` up to date. */
-static void cross_at(Gen *g, uint64_t lk[2][SIZE], int dir, int sq, uint32_t want, Slot *sl) {
+/* cross_square with the cross-sets remembered by their run (`want` is the solver's). */
+static void cross_remembered(CrossEntry *table, uint64_t mask, Gen *g, int dir, int sq,
+                             uint32_t want) {
+    uint8_t pre[SIZE], suf[SIZE];
+    int plen, slen, sum;
+    g->xset[dir][sq] = 0;
+    g->xscore[dir][sq] = -1;
+    g->xlen[dir][sq] = 0;
+    if (g->board[sq]) return;
+    if (!perpendicular(g, dir, sq, pre, &plen, suf, &slen, &sum)) {
+        g->xset[dir][sq] = ALL_LETTERS;
+        return;
+    }
+    uint64_t packed[2] = {0, 0};
+    int at = 0;
+    for (int i = 0; i < plen; i++, at++) packed[at / 12] |= (uint64_t)pre[i] << (5 * (at % 12));
+    packed[at / 12] |= (uint64_t)31 << (5 * (at % 12));
+    at++;
+    for (int i = 0; i < slen; i++, at++) packed[at / 12] |= (uint64_t)suf[i] << (5 * (at % 12));
+    CrossEntry *e = &table[mix64(packed[0] ^ packed[1] * 0x9E3779B97F4A7C15ULL) & mask];
+    if (e->a != packed[0] || e->b != packed[1]) {
+        e->a = packed[0];
+        e->b = packed[1];
+        e->mask = cross_set(&g->k, pre, plen, suf, slen, want);
+    }
+    g->xset[dir][sq] = e->mask;
+    g->xscore[dir][sq] = (int16_t)sum;
+    g->xlen[dir][sq] = (uint8_t)(plen + slen);
+}
+
+/* A square's cross-set worked out again, keeping the key of its line along `dir` up to date
+ * and the slot's list of changed squares. */
+static void cross_at(Solver *s, Gen *g, uint64_t lk[2][SIZE], int dir, int sq, Slot *sl) {
     sl->changed[sl->nchanged++] = (int16_t)sq;
     uint64_t *k = &lk[dir][line_of(dir, sq)];
     *k ^= sq_key(g, dir, sq);
-    cross_square(g, dir, sq, want);
+    cross_remembered(s->cross, s->cross_mask, g, dir, sq, s->want);
     *k ^= sq_key(g, dir, sq);
 }
 
 /* The play on the board, its squares' cross-sets cleared, and the cross-sets it changes: the
  * squares just past each end of its line's run (for plays across it) and past each end of the
  * perpendicular run of every tile it placed; the line keys follow every change. */
-static void place(Gen *g, uint64_t lk[2][SIZE], const Rec *m, uint32_t want, uint64_t *hash,
-                  Slot *sl) {
+static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
+    Gen *g = &s->gens[slot];
+    uint64_t (*lk)[SIZE] = s->lkey[slot];
+    Slot *sl = &s->slots[slot];
     int d = m->dir, step = d == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
     sl->nchanged = 0;
     for (int i = 0; i < m->len; i++) {
@@ -315,8 +357,8 @@ static void place(Gen *g, uint64_t lk[2][SIZE], const Rec *m, uint32_t want, uin
     int lo = line_pos0, hi = line_pos0 + m->len - 1;
     while (lo > 0 && g->board[sq_of(d, line, lo - 1)]) lo--;
     while (hi < SIZE - 1 && g->board[sq_of(d, line, hi + 1)]) hi++;
-    if (lo > 0) cross_at(g, lk, 1 - d, sq_of(d, line, lo - 1), want, sl);
-    if (hi < SIZE - 1) cross_at(g, lk, 1 - d, sq_of(d, line, hi + 1), want, sl);
+    if (lo > 0) cross_at(s, g, lk, 1 - d, sq_of(d, line, lo - 1), sl);
+    if (hi < SIZE - 1) cross_at(s, g, lk, 1 - d, sq_of(d, line, hi + 1), sl);
     for (int i = 0; i < m->len; i++) {
         if (!(m->tiles[i] & NEW_BIT)) continue;
         int p = line_pos0 + i;
@@ -324,8 +366,8 @@ static void place(Gen *g, uint64_t lk[2][SIZE], const Rec *m, uint32_t want, uin
         int a = line, b = line;
         while (a > 0 && g->board[sq_of(1 - d, p, a - 1)]) a--;
         while (b < SIZE - 1 && g->board[sq_of(1 - d, p, b + 1)]) b++;
-        if (a > 0) cross_at(g, lk, d, sq_of(1 - d, p, a - 1), want, sl);
-        if (b < SIZE - 1) cross_at(g, lk, d, sq_of(1 - d, p, b + 1), want, sl);
+        if (a > 0) cross_at(s, g, lk, d, sq_of(1 - d, p, a - 1), sl);
+        if (b < SIZE - 1) cross_at(s, g, lk, d, sq_of(1 - d, p, b + 1), sl);
     }
 }
 
@@ -640,7 +682,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
         copy_slot(s, slot, n->slot);
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
-        place(&s->gens[slot], s->lkey[slot], m, s->want, &h, &s->slots[slot]);
+        place(s, slot, m, &h);
         s->hash = h;
         take(s, side, m, 1);
         int drawn = s->bag;
@@ -756,22 +798,11 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     if ((s->nodes & 1023) == 0) check_limits(s);
     if (s->stopped) return 0;
     uint64_t key = s->hash, ttmove = 0;
-    Entry *e = probe(s, key);
-    if (e) {
-        ttmove = e->move;
-        if (ply > 0 && (e->depth == EXACT_DEPTH || e->depth >= depth)) {
-            int v = e->value;
-            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
-                (e->flag == TT_UPPER && v <= alpha)) {
-                if (e->depth != EXACT_DEPTH) s->heuristic++;
-                return v;
-            }
-        }
-    }
     if (ply > 0 && s->rack_count[side] == 1 && s->bag < 0) {
         /* One tile left: every play goes out, and going out now is worth at least as much as
          * passing (the other side could pass back, or end the game by passes, which costs
-         * more): the value is the best one-tile play's, exactly. Without one, the pass. */
+         * more): the value is the best one-tile play's, exactly, known without the table.
+         * Without one, the pass. */
         int code = 0;
         while (!s->rack[side][code]) code++;
         int out = single(s, slot, code), opp = 1 - side;
@@ -782,6 +813,18 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
             int v = -negamax(s, ply + 1, slot, opp, passes + 1, depth - 1, -beta, -alpha);
             s->hash = key;
             return v;
+        }
+    }
+    Entry *e = probe(s, key);
+    if (e) {
+        ttmove = e->move;
+        if (ply > 0 && (e->depth == EXACT_DEPTH || e->depth >= depth)) {
+            int v = e->value;
+            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
+                (e->flag == TT_UPPER && v <= alpha)) {
+                if (e->depth != EXACT_DEPTH) s->heuristic++;
+                return v;
+            }
         }
     }
     if (depth == 0 || ply >= MAX_PLY) {
@@ -888,7 +931,7 @@ static int run(Solver *s, int passes, int *value, int *exact, int *depth, Line *
         } else {
             if (m.nplaced == s->rack_count[side] && s->bag < 0) break;
             copy_slot(s, 1, 0);
-            place(&s->gens[1], s->lkey[1], &m, s->want, &s->board_hash, &s->slots[1]);
+            place(s, 1, &m, &s->board_hash);
             copy_slot(s, 0, 1);
             take(s, side, &m, 1);
             if (s->bag >= 0) draw_bag(s, side, s->bag, 1);
@@ -963,12 +1006,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.hist = calloc(1 << 16, sizeof *s.hist);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
     s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
+    s.cross_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
+    s.cross = calloc((size_t)s.cross_mask + 1, sizeof *s.cross);
     s.lines_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
     s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
     s.arena_cap = (size_t)1 << (tt_bits - 2);
     s.arena = malloc(s.arena_cap * sizeof *s.arena);
     s.stamp = 1;
-    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots) {
+    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots || !s.cross) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1017,6 +1062,7 @@ done:
     free(s.lines);
     free(s.lkey);
     free(s.slots);
+    free(s.cross);
     free(s.arena);
     free(pv.v);
     return out;

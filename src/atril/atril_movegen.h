@@ -137,34 +137,44 @@ static inline int sq_of(int dir, int line, int pos) {
     return dir == 0 ? line * SIZE + pos : pos * SIZE + line;
 }
 
-/* The cross-set, cross-score and perpendicular length of square `sq` for a play along `dir`
- * (the perpendicular word runs along the other direction), for the letters in `want`. */
-static void cross_square(Gen *g, int dir, int sq, uint32_t want) {
-    uint8_t pre[SIZE], suf[SIZE];
-    g->xset[dir][sq] = 0;
-    g->xscore[dir][sq] = -1;
-    g->xlen[dir][sq] = 0;
-    if (g->board[sq]) return;
+/* The perpendicular run through empty square `sq` for a play along `dir`: the tiles before
+ * and after it (letters only, reading order) and their value; 0 when it has no neighbour. */
+static int perpendicular(const Gen *g, int dir, int sq, uint8_t *pre, int *plen, uint8_t *suf,
+                         int *slen, int *sum) {
     int r = sq / SIZE, c = sq % SIZE;
     int dr = dir == 0 ? 1 : 0, dc = dir == 0 ? 0 : 1, d = dir == 0 ? SIZE : 1;
     if (!((dir == 0 ? r : c) > 0 && g->board[sq - d]) &&
-        !((dir == 0 ? r : c) < SIZE - 1 && g->board[sq + d])) {
-        g->xset[dir][sq] = ALL_LETTERS; /* no perpendicular neighbour */
-        return;
-    }
-    int plen = 0, slen = 0, sum = 0;
+        !((dir == 0 ? r : c) < SIZE - 1 && g->board[sq + d]))
+        return 0;
+    *plen = *slen = *sum = 0;
     int rr = r - dr, cc = c - dc;
     while (rr >= 0 && cc >= 0 && g->board[rr * SIZE + cc]) { rr -= dr; cc -= dc; }
     for (rr += dr, cc += dc; rr != r || cc != c; rr += dr, cc += dc) {
         uint8_t t = g->board[rr * SIZE + cc];
-        pre[plen++] = t & LETTER_MASK;
-        if (!(t & BLANK_BIT)) sum += VALUE[t];
+        pre[(*plen)++] = t & LETTER_MASK;
+        if (!(t & BLANK_BIT)) *sum += VALUE[t];
     }
     for (rr = r + dr, cc = c + dc; rr < SIZE && cc < SIZE && g->board[rr * SIZE + cc];
          rr += dr, cc += dc) {
         uint8_t t = g->board[rr * SIZE + cc];
-        suf[slen++] = t & LETTER_MASK;
-        if (!(t & BLANK_BIT)) sum += VALUE[t];
+        suf[(*slen)++] = t & LETTER_MASK;
+        if (!(t & BLANK_BIT)) *sum += VALUE[t];
+    }
+    return 1;
+}
+
+/* The cross-set, cross-score and perpendicular length of square `sq` for a play along `dir`
+ * (the perpendicular word runs along the other direction), for the letters in `want`. */
+static void cross_square(Gen *g, int dir, int sq, uint32_t want) {
+    uint8_t pre[SIZE], suf[SIZE];
+    int plen, slen, sum;
+    g->xset[dir][sq] = 0;
+    g->xscore[dir][sq] = -1;
+    g->xlen[dir][sq] = 0;
+    if (g->board[sq]) return;
+    if (!perpendicular(g, dir, sq, pre, &plen, suf, &slen, &sum)) {
+        g->xset[dir][sq] = ALL_LETTERS; /* no perpendicular neighbour */
+        return;
     }
     g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
     g->xscore[dir][sq] = (int16_t)sum;
