@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atril import endgame, reference
+from atril import endgame, movegen, reference
 from atril import tiles as T
 from atril.board import Board
 from atril.cli import main
@@ -141,6 +141,23 @@ def test_going_out_gains_the_other_rack_twice_over_the_spread():
     solution = endgame.solve_racks(board, (parse_rack("S"), parse_rack("Ñ")), es09(),
                                    pass_limit=4)
     assert str(solution.best) == "H4 (CASA)S 14" and solution.value == 14 + 2 * 8
+
+
+def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
+    """A last tile that fits nowhere (B, with CASA alone on the board) can only pass, and the
+    other side plays its tiles a turn at a time: lines the search cuts short where a side has
+    one tile left (its best one-tile play, worked out from the squares the last play changed,
+    or the pass). The values are the plain minimax's and the best line replays by the rules."""
+    board = Board("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15")
+    stuck = parse_rack("B")
+    assert not movegen.generate(board, stuck, es09())
+    for mine in ("SOL", "ROE", "MIO", "TEN"):
+        racks = (parse_rack(mine), stuck)
+        solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+        expected = reference.endgame(board, racks, words(), pass_limit=4)
+        assert solution.exact and solution.value == expected, mine
+        assert replay_line(board, racks, solution, 4) == expected
+        assert solution.pv[1].move.is_pass
 
 
 def test_the_ruleset_sets_the_pass_limit():

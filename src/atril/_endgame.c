@@ -678,8 +678,10 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
-        /* the child's table entry is fetched from memory while the board is updated */
-        __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
+        /* the child's table entry is fetched from memory while the board is updated (a
+         * child with one tile to play needs none) */
+        if (s->rack_count[opp] > 1 || s->bag >= 0)
+            __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
         copy_slot(s, slot, n->slot);
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         place(s, slot, m, &h);
