@@ -199,13 +199,6 @@ typedef struct {
     int16_t single[NCODES], single_sq[NCODES];
 } Slot;
 
-/* A cross-set by its perpendicular run, packed exactly (5 bits a letter, the square between the
- * prefix and the suffix marked by 31; a = 0: empty). */
-typedef struct {
-    uint64_t a, b;
-    uint32_t mask;
-} CrossEntry;
-
 /* A line's plays for a rack: copies in the solver's arena. */
 typedef struct {
     uint64_t line_key, rack_lo, rack_hi;
@@ -246,8 +239,7 @@ typedef struct {
     Rec *arena;
     size_t arena_used, arena_cap;
     uint32_t stamp; /* the arena's generation: entries of an older one are empty */
-    CrossEntry *cross; /* cross-sets by their run: the same runs come back all over the tree */
-    uint64_t cross_mask;
+    CrossMemo cross; /* cross-sets by their run: the same runs come back all over the tree */
 } Solver;
 
 static double now(void) {
@@ -289,43 +281,13 @@ static void line_keys(const Gen *g, uint64_t lk[2][SIZE]) {
         for (int sq = 0; sq < NSQ; sq++) lk[dir][line_of(dir, sq)] ^= sq_key(g, dir, sq);
 }
 
-/* cross_square with the cross-sets remembered by their run (`want` is the solver's). */
-static void cross_remembered(CrossEntry *table, uint64_t mask, Gen *g, int dir, int sq,
-                             uint32_t want) {
-    uint8_t pre[SIZE], suf[SIZE];
-    int plen, slen, sum;
-    g->xset[dir][sq] = 0;
-    g->xscore[dir][sq] = -1;
-    g->xlen[dir][sq] = 0;
-    if (g->board[sq]) return;
-    if (!perpendicular(g, dir, sq, pre, &plen, suf, &slen, &sum)) {
-        g->xset[dir][sq] = ALL_LETTERS;
-        return;
-    }
-    uint64_t packed[2] = {0, 0};
-    int at = 0;
-    for (int i = 0; i < plen; i++, at++) packed[at / 12] |= (uint64_t)pre[i] << (5 * (at % 12));
-    packed[at / 12] |= (uint64_t)31 << (5 * (at % 12));
-    at++;
-    for (int i = 0; i < slen; i++, at++) packed[at / 12] |= (uint64_t)suf[i] << (5 * (at % 12));
-    CrossEntry *e = &table[mix64(packed[0] ^ packed[1] * 0x9E3779B97F4A7C15ULL) & mask];
-    if (e->a != packed[0] || e->b != packed[1]) {
-        e->a = packed[0];
-        e->b = packed[1];
-        e->mask = cross_set(&g->k, pre, plen, suf, slen, want);
-    }
-    g->xset[dir][sq] = e->mask;
-    g->xscore[dir][sq] = (int16_t)sum;
-    g->xlen[dir][sq] = (uint8_t)(plen + slen);
-}
-
 /* A square's cross-set worked out again, keeping the key of its line along `dir` up to date
  * and the slot's list of changed squares. */
 static void cross_at(Solver *s, Gen *g, uint64_t lk[2][SIZE], int dir, int sq, Slot *sl) {
     sl->changed[sl->nchanged++] = (int16_t)sq;
     uint64_t *k = &lk[dir][line_of(dir, sq)];
     *k ^= sq_key(g, dir, sq);
-    cross_remembered(s->cross, s->cross_mask, g, dir, sq, s->want);
+    cross_square(g, dir, sq, s->want, &s->cross);
     *k ^= sq_key(g, dir, sq);
 }
 
@@ -1008,14 +970,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.hist = calloc(1 << 16, sizeof *s.hist);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
     s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
-    s.cross_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
-    s.cross = calloc((size_t)s.cross_mask + 1, sizeof *s.cross);
+    s.cross.mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
+    s.cross.table = calloc((size_t)s.cross.mask + 1, sizeof *s.cross.table);
     s.lines_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
     s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
     s.arena_cap = (size_t)1 << (tt_bits - 2);
     s.arena = malloc(s.arena_cap * sizeof *s.arena);
     s.stamp = 1;
-    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots || !s.cross) {
+    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots || !s.cross.table) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1064,7 +1026,7 @@ done:
     free(s.lines);
     free(s.lkey);
     free(s.slots);
-    free(s.cross);
+    free(s.cross.table);
     free(s.arena);
     free(pv.v);
     return out;
