@@ -53,7 +53,8 @@ __all__ = ["PreCandidate", "Solution", "pass_limit", "preendgame", "preendgame_r
 
 movegen.configure(_native)
 
-#: transposition table: 2**TT_BITS entries of 24 bytes (96 MiB, allocated per search).
+#: transposition table: 2**TT_BITS entries of 24 bytes (96 MiB, allocated per search; the
+#: remembered plays of lines and cross-sets take another 36 MiB at this size).
 TT_BITS = 22
 
 
