@@ -79,7 +79,8 @@ def main() -> None:
         else:
             stopped += 1
             times.append(float("inf"))
-        print(f"{k:>3} seed {game_seed:>4}  {cpu:8.2f} s  exact={solution.exact!s:<5} "
+        origin = f"seed {game_seed:>4}" if game_seed >= 0 else "cgp      "  # --cgp-file: no seed
+        print(f"{k:>3} {origin}  {cpu:8.2f} s  exact={solution.exact!s:<5} "
               f"nodes={solution.nodes:>11,}  spread={solution.spread:+4d}  "
               f"best={solution.best.move.notation(position.board)}", flush=True)
     solved = sorted(t for t in times if t != float("inf"))
