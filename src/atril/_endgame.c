@@ -377,25 +377,11 @@ static void draw_bag(Solver *s, int side, int tile, int sign) {
 static int line_anchors(Gen *g, int dir, int line) {
     int any = 0;
     for (int p = 0; p < SIZE; p++) {
-        int sq = sq_of(dir, line, p), r = sq / SIZE, c = sq % SIZE;
-        int a = !g->board[sq] &&
-                ((r > 0 && g->board[sq - SIZE]) || (r < SIZE - 1 && g->board[sq + SIZE]) ||
-                 (c > 0 && g->board[sq - 1]) || (c < SIZE - 1 && g->board[sq + 1]));
+        int sq = sq_of(dir, line, p), a = !g->board[sq] && touches_tile(g->board, sq);
         g->anchor[dir][sq] = (uint8_t)a;
         any |= a;
     }
     return any;
-}
-
-static int reserve(Gen *g, size_t n) {
-    if (g->nrecs + n <= g->cap) return 0;
-    size_t cap = g->cap ? g->cap : 1024;
-    while (cap < g->nrecs + n) cap *= 2;
-    Rec *v = realloc(g->recs, cap * sizeof *v);
-    if (!v) return -1;
-    g->recs = v;
-    g->cap = cap;
-    return 0;
 }
 
 static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side);

@@ -222,6 +222,13 @@ static void compute_cross(Gen *g) {
     compute_cross_for(g, g->rack[0] ? ALL_LETTERS : g->rack_mask);
 }
 
+/* Whether empty square `sq` touches a tile: an anchor (on a board that is not empty). */
+static inline int touches_tile(const uint8_t *board, int sq) {
+    int r = sq / SIZE, c = sq % SIZE;
+    return (r > 0 && board[sq - SIZE]) || (r < SIZE - 1 && board[sq + SIZE]) ||
+           (c > 0 && board[sq - 1]) || (c < SIZE - 1 && board[sq + 1]);
+}
+
 static void compute_anchors(Gen *g) {
     memset(g->anchor, 0, sizeof g->anchor);
     int empty = 1;
@@ -230,13 +237,8 @@ static void compute_anchors(Gen *g) {
         g->anchor[0][7 * SIZE + 7] = 1;
         return;
     }
-    for (int sq = 0; sq < NSQ; sq++) {
-        if (g->board[sq]) continue;
-        int r = sq / SIZE, c = sq % SIZE;
-        if ((r > 0 && g->board[sq - SIZE]) || (r < SIZE - 1 && g->board[sq + SIZE]) ||
-            (c > 0 && g->board[sq - 1]) || (c < SIZE - 1 && g->board[sq + 1]))
-            g->anchor[0][sq] = g->anchor[1][sq] = 1;
-    }
+    for (int sq = 0; sq < NSQ; sq++)
+        if (!g->board[sq] && touches_tile(g->board, sq)) g->anchor[0][sq] = g->anchor[1][sq] = 1;
 }
 
 static void load_line(Gen *g, int dir, int line) {
@@ -263,6 +265,18 @@ static int rec_cmp(const void *a, const void *b) {
     return memcmp(&x->kind, &y->kind, offsetof(Rec, equity) - offsetof(Rec, kind));
 }
 
+/* Room for n more records in g->recs (doubling from 1024): 0, or -1 out of memory. */
+static int reserve(Gen *g, size_t n) {
+    if (g->nrecs + n <= g->cap) return 0;
+    size_t cap = g->cap ? g->cap : 1024;
+    while (cap < g->nrecs + n) cap *= 2;
+    Rec *v = realloc(g->recs, cap * sizeof *v);
+    if (!v) return -1;
+    g->recs = v;
+    g->cap = cap;
+    return 0;
+}
+
 static void emit(Gen *g, const Rec *r) {
     if (g->topn) { /* keep the best topn, sorted */
         size_t n = g->nrecs;
@@ -279,12 +293,9 @@ static void emit(Gen *g, const Rec *r) {
         g->nrecs = n + 1;
         return;
     }
-    if (g->nrecs == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 1024;
-        Rec *v = realloc(g->recs, cap * sizeof *v);
-        if (!v) { g->failed = 1; return; }
-        g->recs = v;
-        g->cap = cap;
+    if (reserve(g, 1) < 0) {
+        g->failed = 1;
+        return;
     }
     g->recs[g->nrecs++] = *r;
 }
@@ -429,15 +440,14 @@ static void gen_anchor(Gen *g, int pos, int left_limit) {
     go_left(g, e, arc_of(&g->k, 1), 0, 1, 0, 0, 0);
 }
 
-/* Each play is generated from the leftmost anchor it covers: the walk left from an anchor
- * stops before the previous anchor of the line. */
 static inline int line_has_anchor(const Gen *g, int dir, int line) {
     for (int p = 0; p < SIZE; p++)
         if (g->anchor[dir][sq_of(dir, line, p)]) return 1;
     return 0;
 }
 
-/* Every play along one line (the line's anchors known). */
+/* Every play along one line (the line's anchors known). Each play is generated from the
+ * leftmost anchor it covers: the walk left from an anchor stops before the previous anchor. */
 static void gen_line(Gen *g, int dir, int line) {
     load_line(g, dir, line);
     int prev = -1;
