@@ -333,16 +333,15 @@ static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
     }
 }
 
-static void copy_board(Gen *to, const Gen *from) {
-    memcpy(to->board, from->board, sizeof to->board);
-    memcpy(to->xset, from->xset, sizeof to->xset);
-    memcpy(to->xscore, from->xscore, sizeof to->xscore);
-    memcpy(to->xlen, from->xlen, sizeof to->xlen);
-}
-
-/* Slot `to`'s board and line keys as slot `from`'s (which a play is about to change). */
+/* Slot `to`'s board, cross-sets and line keys as slot `from`'s (which a play is about to
+ * change). */
 static void copy_slot(Solver *s, int to, int from) {
-    copy_board(&s->gens[to], &s->gens[from]);
+    Gen *t = &s->gens[to];
+    const Gen *f = &s->gens[from];
+    memcpy(t->board, f->board, sizeof t->board);
+    memcpy(t->xset, f->xset, sizeof t->xset);
+    memcpy(t->xscore, f->xscore, sizeof t->xscore);
+    memcpy(t->xlen, f->xlen, sizeof t->xlen);
     memcpy(s->lkey[to], s->lkey[from], sizeof s->lkey[to]);
     s->slots[to].single_done = 0;
     s->slots[to].derived = to == from + 1;
@@ -384,25 +383,7 @@ static int line_anchors(Gen *g, int dir, int line) {
     return any;
 }
 
-static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side);
-
-/* Every play of `side` on the slot's board, in the ply's list, line by line. A line's plays
- * depend only on its squares and the rack, and most lines of a node are as they were at its
- * grandparent (or at a cousin's, the same play having been made): their plays are copied from
- * the solver's arena, only the lines the last plays changed (or a new rack) are generated. */
-static int gen_moves(Solver *s, int ply, int slot, int side) {
-    Gen *g = &s->gens[slot];
-    g->recs = s->list[ply]; /* the ply's own list, on the slot's generator */
-    g->cap = s->list_cap[ply];
-    int rc = gen_lines(s, g, s->lkey[slot], side);
-    s->list[ply] = g->recs;
-    s->list_cap[ply] = g->cap;
-    s->list_n[ply] = g->nrecs;
-    g->recs = NULL;
-    g->cap = 0;
-    return rc;
-}
-
+/* gen_moves's work, on a generator already holding the ply's list (see below). */
 static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side) {
     memcpy(g->rack, s->rack[side], NCODES);
     g->rack_mask = 0;
@@ -447,6 +428,23 @@ static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side) {
             s->arena_used += n;
         }
     return 0;
+}
+
+/* Every play of `side` on the slot's board, in the ply's list, line by line. A line's plays
+ * depend only on its squares and the rack, and most lines of a node are as they were at its
+ * grandparent (or at a cousin's, the same play having been made): their plays are copied from
+ * the solver's arena, only the lines the last plays changed (or a new rack) are generated. */
+static int gen_moves(Solver *s, int ply, int slot, int side) {
+    Gen *g = &s->gens[slot];
+    g->recs = s->list[ply]; /* the ply's own list, on the slot's generator */
+    g->cap = s->list_cap[ply];
+    int rc = gen_lines(s, g, s->lkey[slot], side);
+    s->list[ply] = g->recs;
+    s->list_cap[ply] = g->cap;
+    s->list_n[ply] = g->nrecs;
+    g->recs = NULL;
+    g->cap = 0;
+    return rc;
 }
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
@@ -963,7 +961,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.arena_cap = (size_t)1 << (tt_bits - 2);
     s.arena = malloc(s.arena_cap * sizeof *s.arena);
     s.stamp = 1;
-    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots || !s.cross.table) {
+    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots ||
+        !s.cross.table) {
         PyErr_NoMemory();
         goto done;
     }
@@ -999,8 +998,6 @@ done:
     release(&rb);
     release(&nodes);
     release(&masks);
-    if (s.gens)
-        for (int i = 0; i <= MAX_PLY + 1; i++) free(s.gens[i].recs);
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s.list[i]);
         free(s.order[i]);
