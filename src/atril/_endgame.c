@@ -291,36 +291,17 @@ static void cross_at(Solver *s, Gen *g, uint64_t lk[2][SIZE], int dir, int sq, S
     *k ^= sq_key(g, dir, sq);
 }
 
-/* The play on the board, its squares' cross-sets cleared, and the cross-sets it changes: the
- * squares just past each end of its line's run (for plays across it) and past each end of the
- * perpendicular run of every tile it placed; the line keys follow every change. */
-static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
-    Gen *g = &s->gens[slot];
-    uint64_t (*lk)[SIZE] = s->lkey[slot];
-    Slot *sl = &s->slots[slot];
-    int d = m->dir, step = d == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
-    sl->nchanged = 0;
-    for (int i = 0; i < m->len; i++) {
-        uint8_t t = m->tiles[i];
-        if (!(t & NEW_BIT)) continue;
-        int sq = first + i * step;
-        sl->changed[sl->nchanged++] = (int16_t)sq;
-        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
-        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
-        g->board[sq] = (uint8_t)(t & ~NEW_BIT);
-        g->xset[0][sq] = g->xset[1][sq] = 0;
-        g->xscore[0][sq] = g->xscore[1][sq] = -1;
-        g->xlen[0][sq] = g->xlen[1][sq] = 0;
-        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
-        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
-        *hash ^= Z_SQ[sq][z_tile(t)];
-    }
+/* The squares whose cross-sets play m changes (it is on g's board already), each with the
+ * direction of the plays it is for: just past each end of its line's run (plays across it) and
+ * past each end of the perpendicular run of every tile it placed. At most 2 + 2 * RACK_SIZE. */
+static int crossings(const Gen *g, const Rec *m, uint8_t *dirs, int16_t *sqs) {
+    int d = m->dir, n = 0;
     int line_pos0 = d == 0 ? m->col : m->row, line = d == 0 ? m->row : m->col;
     int lo = line_pos0, hi = line_pos0 + m->len - 1;
     while (lo > 0 && g->board[sq_of(d, line, lo - 1)]) lo--;
     while (hi < SIZE - 1 && g->board[sq_of(d, line, hi + 1)]) hi++;
-    if (lo > 0) cross_at(s, g, lk, 1 - d, sq_of(d, line, lo - 1), sl);
-    if (hi < SIZE - 1) cross_at(s, g, lk, 1 - d, sq_of(d, line, hi + 1), sl);
+    if (lo > 0) dirs[n] = (uint8_t)(1 - d), sqs[n++] = (int16_t)sq_of(d, line, lo - 1);
+    if (hi < SIZE - 1) dirs[n] = (uint8_t)(1 - d), sqs[n++] = (int16_t)sq_of(d, line, hi + 1);
     for (int i = 0; i < m->len; i++) {
         if (!(m->tiles[i] & NEW_BIT)) continue;
         int p = line_pos0 + i;
@@ -328,9 +309,50 @@ static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
         int a = line, b = line;
         while (a > 0 && g->board[sq_of(1 - d, p, a - 1)]) a--;
         while (b < SIZE - 1 && g->board[sq_of(1 - d, p, b + 1)]) b++;
-        if (a > 0) cross_at(s, g, lk, d, sq_of(1 - d, p, a - 1), sl);
-        if (b < SIZE - 1) cross_at(s, g, lk, d, sq_of(1 - d, p, b + 1), sl);
+        if (a > 0) dirs[n] = (uint8_t)d, sqs[n++] = (int16_t)sq_of(1 - d, p, a - 1);
+        if (b < SIZE - 1) dirs[n] = (uint8_t)d, sqs[n++] = (int16_t)sq_of(1 - d, p, b + 1);
     }
+    return n;
+}
+
+/* The tiles a play places (as the board holds them) and their squares; how many. */
+static int new_tiles(const Rec *m, int16_t *sqs, uint8_t *tiles) {
+    int step = m->dir == 0 ? 1 : SIZE, first = m->row * SIZE + m->col, n = 0;
+    for (int i = 0; i < m->len && i < SIZE; i++)
+        if (m->tiles[i] & NEW_BIT) {
+            sqs[n] = (int16_t)(first + i * step);
+            tiles[n++] = (uint8_t)(m->tiles[i] & ~NEW_BIT);
+        }
+    return n;
+}
+
+/* The play on the board, its squares' cross-sets cleared, and the cross-sets it changes (see
+ * crossings); the line keys follow every change. */
+static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
+    Gen *g = &s->gens[slot];
+    uint64_t (*lk)[SIZE] = s->lkey[slot];
+    Slot *sl = &s->slots[slot];
+    int16_t put[SIZE];
+    uint8_t tile[SIZE];
+    int nput = new_tiles(m, put, tile);
+    sl->nchanged = 0;
+    for (int i = 0; i < nput; i++) {
+        int sq = put[i];
+        sl->changed[sl->nchanged++] = (int16_t)sq;
+        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
+        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
+        g->board[sq] = tile[i];
+        g->xset[0][sq] = g->xset[1][sq] = 0;
+        g->xscore[0][sq] = g->xscore[1][sq] = -1;
+        g->xlen[0][sq] = g->xlen[1][sq] = 0;
+        lk[0][line_of(0, sq)] ^= sq_key(g, 0, sq);
+        lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
+        *hash ^= Z_SQ[sq][z_tile(tile[i])];
+    }
+    uint8_t dirs[2 + 2 * RACK_SIZE];
+    int16_t sqs[2 + 2 * RACK_SIZE];
+    int n = crossings(g, m, dirs, sqs);
+    for (int i = 0; i < n; i++) cross_at(s, g, lk, dirs[i], sqs[i], sl);
 }
 
 /* Slot `to`'s board, cross-sets and line keys as slot `from`'s (which a play is about to
@@ -547,6 +569,70 @@ static void check_limits(Solver *s) {
         s->stopped = 1;
 }
 
+/* The best one-tile plays of codes[0..n) (see single) on the board after play m, without
+ * making it: m's tiles go on the slot's board and the cross-sets they change are worked out,
+ * the answers are read off the slot's as single derives them, and the board is put back. */
+static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int *best,
+                 int *best_sq) {
+    Gen *g = &s->gens[slot];
+    const Slot *sl = &s->slots[slot];
+    for (int k = 0; k < n; k++) single(s, slot, codes[k]);
+    int16_t put[SIZE];
+    uint8_t tile[SIZE];
+    int nput = new_tiles(m, put, tile);
+    for (int i = 0; i < nput; i++) g->board[put[i]] = tile[i];
+    uint8_t dirs[2 + 2 * RACK_SIZE];
+    int16_t sqs[2 + 2 * RACK_SIZE], xscore[2 + 2 * RACK_SIZE];
+    uint32_t xset[2 + 2 * RACK_SIZE];
+    uint8_t xlen[2 + 2 * RACK_SIZE];
+    int nc = crossings(g, m, dirs, sqs);
+    for (int i = 0; i < nc; i++) {
+        int d = dirs[i], sq = sqs[i];
+        xset[i] = g->xset[d][sq], xscore[i] = g->xscore[d][sq], xlen[i] = g->xlen[d][sq];
+        cross_square(g, d, sq, s->want, &s->cross);
+    }
+    for (int k = 0; k < n; k++) {
+        int code = codes[k], b = sl->single[code], bsq = sl->single_sq[code], scan = 0;
+        for (int i = 0; i < nput && !scan; i++) scan = put[i] == bsq;
+        for (int i = 0; i < nc && !scan; i++) scan = sqs[i] == bsq;
+        if (scan) {
+            b = bsq = -1;
+            for (int sq = 0; sq < NSQ; sq++) {
+                int v = single_at(g, sq, code);
+                if (v > b) b = v, bsq = sq;
+            }
+        } else {
+            for (int i = 0; i < nc; i++) {
+                int v = single_at(g, sqs[i], code);
+                if (v > b) b = v, bsq = sqs[i];
+            }
+        }
+        best[k] = b;
+        best_sq[k] = bsq;
+    }
+    for (int i = nc - 1; i >= 0; i--) {
+        int d = dirs[i], sq = sqs[i];
+        g->xset[d][sq] = xset[i], g->xscore[d][sq] = xscore[i], g->xlen[d][sq] = xlen[i];
+    }
+    for (int i = 0; i < nput; i++) g->board[put[i]] = 0;
+}
+
+/* negamax's node for one tile left on each side, their best one-tile plays (out[side], -1 if
+ * none) known: the board can only change by a play that ends the game, so the values follow
+ * without the board; the same nodes counted, the same values. */
+static int one_each(Solver *s, int ply, int side, int passes, int depth, const int *out,
+                    const int *value) {
+    s->nodes++;
+    if ((s->nodes & 1023) == 0) check_limits(s);
+    if (s->stopped) return 0;
+    int opp = 1 - side;
+    if (out[side] >= 0) return out[side] + 2 * value[opp];
+    if (passes + 1 >= s->pass_limit) return value[opp] - value[side];
+    if (depth > 0) return -one_each(s, ply + 1, opp, passes + 1, depth - 1, out, value);
+    s->heuristic++;
+    return value[opp] - value[side];
+}
+
 /* The table holds buckets of two entries: the first keeps the deepest result (an exact one
  * above all), the second the latest. */
 static Entry *probe(Solver *s, uint64_t key) {
@@ -593,6 +679,14 @@ static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, c
     return h;
 }
 
+/* The value of the tiles a play places (a blank is worth nothing). */
+static int placed_value(const Rec *m) {
+    int v = 0;
+    for (int i = 0; i < m->len; i++)
+        if ((m->tiles[i] & NEW_BIT) && !(m->tiles[i] & BLANK_BIT)) v += VALUE[m->tiles[i] & LETTER_MASK];
+    return v;
+}
+
 /* One node's search so far: its window, best value and move, the moves already tried. */
 typedef struct {
     int ply, slot, side, passes, depth, alpha, beta, a, best, tried;
@@ -624,6 +718,35 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
+        int seed = -1, seed_sq = -1, code_opp = -1;
+        if (s->rack_count[opp] == 1 && s->bag < 0 && ply + MAX_PASSES + 2 < MAX_PLY) {
+            /* The other side has one tile left: the child's value is its best one-tile play,
+             * read off this board with the play peeked at, not made; and when this side then
+             * has one tile too, so is the rest (see one_each). */
+            int codes[2], best[2], sq[2], left = s->rack_count[side] - m->nplaced;
+            codes[0] = 0;
+            while (!s->rack[opp][codes[0]]) codes[0]++;
+            if (left == 1) {
+                uint8_t rest[NCODES];
+                memcpy(rest, s->rack[side], NCODES);
+                for (int i = 0; i < m->len; i++)
+                    if (m->tiles[i] & NEW_BIT)
+                        rest[m->tiles[i] & BLANK_BIT ? 0 : m->tiles[i] & LETTER_MASK]--;
+                codes[1] = 0;
+                while (!rest[codes[1]]) codes[1]++;
+            }
+            peek(s, n->slot, m, left == 1 ? 2 : 1, codes, best, sq);
+            if (best[0] >= 0 || left == 1) {
+                int out[2], value[2];
+                out[opp] = best[0];
+                out[side] = left == 1 ? best[1] : -1;
+                value[opp] = s->rack_value[opp];
+                value[side] = s->rack_value[side] - placed_value(m);
+                v = sc - one_each(s, ply, opp, 0, d, out, value);
+                goto tried;
+            }
+            seed = best[0], seed_sq = sq[0], code_opp = codes[0];
+        }
         /* the child's table entry is fetched from memory while the board is updated (a
          * child with one tile to play needs none) */
         if (s->rack_count[opp] > 1 || s->bag >= 0)
@@ -631,6 +754,12 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         copy_slot(s, slot, n->slot);
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         place(s, slot, m, &h);
+        if (code_opp >= 0) { /* what the peek found, for the child's one-tile node */
+            Slot *sl = &s->slots[slot];
+            sl->single[code_opp] = (int16_t)seed;
+            sl->single_sq[code_opp] = (int16_t)seed_sq;
+            sl->single_done |= 1u << code_opp;
+        }
         s->hash = h;
         take(s, side, m, 1);
         int drawn = s->bag;
@@ -646,6 +775,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         take(s, side, m, -1);
         s->hash = n->hash0;
     }
+tried:
     n->tried++;
     if (s->stopped) return 1;
     if (v > n->best) {
@@ -681,14 +811,6 @@ static int try_known(Solver *s, Node *n, uint64_t code) {
     }
     n->done[n->ndone++] = code;
     return try_move(s, n, code == PASS_CODE ? NULL : &m, code);
-}
-
-/* The value of the tiles a play places (a blank is worth nothing). */
-static int placed_value(const Rec *m) {
-    int v = 0;
-    for (int i = 0; i < m->len; i++)
-        if ((m->tiles[i] & NEW_BIT) && !(m->tiles[i] & BLANK_BIT)) v += VALUE[m->tiles[i] & LETTER_MASK];
-    return v;
 }
 
 /* One ply from the depth limit: every child's value is known without playing it (the end of
