@@ -569,6 +569,19 @@ static void check_limits(Solver *s) {
         s->stopped = 1;
 }
 
+/* Whether a pass here is worth exactly the end by passes: the other side holds one tile that
+ * fits nowhere on this board, so it can only pass back (art. 45.4 leaves it nothing else), and
+ * this side is where it was with fewer passes left. Then the pass is worth the best of this
+ * side's plays and the end by passes, and beside the plays, the end by passes alone counts. */
+static int pass_ends(Solver *s, int slot, int side, int passes) {
+    if (passes + 1 >= s->pass_limit) return 1;
+    int opp = 1 - side;
+    if (s->bag >= 0 || s->rack_count[opp] != 1) return 0;
+    int code = 0;
+    while (!s->rack[opp][code]) code++;
+    return single(s, slot, code) < 0;
+}
+
 /* The best one-tile plays of codes[0..n) (see single) on the board after play m, without
  * making it: m's tiles go on the slot's board and the cross-sets they change are worked out,
  * the answers are read off the slot's as single derives them, and the board is put back. */
@@ -699,7 +712,7 @@ typedef struct {
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     int side = n->side, opp = 1 - side, v;
     if (!m) { /* the pass: the same board, in the same slot */
-        if (n->passes + 1 >= s->pass_limit) {
+        if (pass_ends(s, n->slot, side, n->passes)) {
             v = s->rack_value[opp] - s->rack_value[side];
         } else {
             s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
@@ -825,7 +838,7 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     }
     const Rec *recs = s->list[ply];
     size_t count = s->list_n[ply];
-    int opp = 1 - side, ends = passes + 1 >= s->pass_limit;
+    int opp = 1 - side, ends = pass_ends(s, slot, side, passes);
     int pass_value = s->rack_value[opp] - s->rack_value[side]; /* its end, or its guess */
     int drawn = s->bag > 0 ? VALUE[s->bag] : 0;
     int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
