@@ -147,17 +147,31 @@ def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
     """A last tile that fits nowhere (B, with CASA alone on the board) can only pass, and the
     other side plays its tiles a turn at a time: lines the search cuts short where a side has
     one tile left (its best one-tile play, worked out from the squares the last play changed,
-    or the pass). The values are the plain minimax's and the best line replays by the rules."""
+    or the pass; a pass of the other side's is worth the end by passes, since the stuck side
+    can only pass back). The values are the plain minimax's, with and without passes already
+    made, and the best line replays by the rules."""
     board = Board("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15")
     stuck = parse_rack("B")
     assert not movegen.generate(board, stuck, es09())
     for mine in ("SOL", "ROE", "MIO", "TEN"):
         racks = (parse_rack(mine), stuck)
-        solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
-        expected = reference.endgame(board, racks, words(), pass_limit=4)
-        assert solution.exact and solution.value == expected, mine
-        assert replay_line(board, racks, solution, 4) == expected
-        assert solution.pv[1].move.is_pass
+        for limit, passes in ((4, 0), (4, 1), (4, 2), (4, 3), (6, 3)):
+            solution = endgame.solve_racks(board, racks, es09(), pass_limit=limit, passes=passes)
+            expected = reference.endgame(board, racks, words(), pass_limit=limit, passes=passes)
+            assert solution.exact and solution.value == expected, (mine, limit, passes)
+            assert replay_line(board, racks, solution, limit, passes) == expected
+            if solution.pv[0].move.is_play and len(solution.pv) > 1:
+                assert solution.pv[1].move.is_pass
+    # II or CQ against a stuck P: no play is worth more than passing until the run ends, and a
+    # pass against the stuck P is worth exactly that end by passes.
+    for mine in ("II", "CQ"):
+        racks = (parse_rack(mine), parse_rack("P"))
+        assert not movegen.generate(board, racks[1], es09())
+        for limit, passes in ((4, 0), (4, 2), (6, 1)):
+            solution = endgame.solve_racks(board, racks, es09(), pass_limit=limit, passes=passes)
+            expected = reference.endgame(board, racks, words(), pass_limit=limit, passes=passes)
+            assert solution.value == expected == rack_points(racks[1]) - rack_points(racks[0])
+            assert solution.pv[0].move.is_pass
 
 
 def test_the_ruleset_sets_the_pass_limit():
