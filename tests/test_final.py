@@ -143,6 +143,27 @@ def test_going_out_gains_the_other_rack_twice_over_the_spread():
     assert str(solution.best) == "H4 (CASA)S 14" and solution.value == 14 + 2 * 8
 
 
+@pytest.mark.parametrize("board, mine, theirs", [
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ZPX", "MLS"),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "RND", "DT"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "OEA", "EU"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "TR", "FOC"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "DOQ", "ETN"),
+])
+def test_plays_that_meet_the_other_sides_way_out(board, mine, theirs):  # art. 45.4
+    """A move after which the other side can go out with a play the search already knows is
+    settled by a bound (that play's score and twice the rack left), without a search, when the
+    bound is no better than a move already searched; a move that takes the play's squares, or
+    lays a tile just past its word or past a cross-word it makes, is searched. On these small
+    boards the way out is often blocked so: the values are the plain minimax's (each checked to
+    fail with one of those three cases left out, or the bound one point low)."""
+    racks = (parse_rack(mine), parse_rack(theirs))
+    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
+    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(Board(board), racks, solution, 4) == expected
+
+
 def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
     """A last tile that fits nowhere (B, with CASA alone on the board) can only pass, and the
     other side plays its tiles a turn at a time: lines the search cuts short where a side has

@@ -705,15 +705,78 @@ typedef struct {
     int ply, slot, side, passes, depth, alpha, beta, a, best, tried;
     uint64_t best_move, hash0, done[3];
     int ndone;
+    int outs_ready, nouts; /* the other side's plays that go out here (see find_outs) */
+    Rec outs[2];
 } Node;
+
+/* The other side's plays that would go out on this board, known without generating: its
+ * killers one ply down, checked here. */
+static void find_outs(Solver *s, Node *n) {
+    n->outs_ready = 1;
+    int opp = 1 - n->side;
+    if (s->bag >= 0 || n->ply + 1 > MAX_PLY) return;
+    for (int k = 0; k < 2; k++) {
+        uint64_t code = s->killer[n->ply + 1][k];
+        if (!code || code == PASS_CODE) continue;
+        Rec *o = &n->outs[n->nouts];
+        if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
+            n->nouts++;
+    }
+}
+
+/* Whether play o (of the other side) stays as it is, the same words and score, after play m:
+ * m places no tile on o's squares, just past o's word, or just past the perpendicular run
+ * through any tile o places (board: before both). */
+static int apart(const Rec *m, const Rec *o, const uint8_t *board) {
+    int16_t msq[SIZE], osq[SIZE], near[2 + 3 * RACK_SIZE];
+    uint8_t tile[SIZE];
+    int nm = new_tiles(m, msq, tile), no = new_tiles(o, osq, tile), nn = 0, d = o->dir;
+    int line = d == 0 ? o->row : o->col, start = d == 0 ? o->col : o->row;
+    int end = start + o->len - 1;
+    if (start > 0) near[nn++] = (int16_t)sq_of(d, line, start - 1);
+    if (end < SIZE - 1) near[nn++] = (int16_t)sq_of(d, line, end + 1);
+    for (int i = 0; i < no; i++) {
+        int sq = osq[i], p = d == 0 ? sq % SIZE : sq / SIZE, a = line, b = line;
+        near[nn++] = (int16_t)sq;
+        while (a > 0 && board[sq_of(1 - d, p, a - 1)]) a--;
+        while (b < SIZE - 1 && board[sq_of(1 - d, p, b + 1)]) b++;
+        if (a > 0) near[nn++] = (int16_t)sq_of(1 - d, p, a - 1);
+        if (b < SIZE - 1) near[nn++] = (int16_t)sq_of(1 - d, p, b + 1);
+    }
+    for (int i = 0; i < nm; i++)
+        for (int j = 0; j < nn; j++)
+            if (msq[i] == near[j]) return 0;
+    return 1;
+}
+
+/* An upper bound of our move's value when the other side can then go out with one of the
+ * plays find_outs knew (m: our play, NULL: the pass), or INF. A move whose bound is no better
+ * than a move already searched is not searched: the node's value and bound stay as they are
+ * (a looser bound, stored, costs more search elsewhere than it saves here). Most moves of a
+ * node that cannot stop the other side going out are settled so, without a board update. */
+static int out_bound(Solver *s, Node *n, const Rec *m) {
+    if (!n->outs_ready) find_outs(s, n);
+    int best = INF, side = n->side;
+    for (int k = 0; k < n->nouts; k++) {
+        if (m && !apart(m, &n->outs[k], s->gens[n->slot].board)) continue;
+        int rest = s->rack_value[side] - (m ? placed_value(m) : 0);
+        int bound = (m ? m->score : 0) - (n->outs[k].score + 2 * rest);
+        if (bound < best) best = bound;
+    }
+    return best;
+}
 
 /* Search the move (a play; NULL for the pass) as the node's next: principal variation search,
  * the first move with the full window, the others with a null window first. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     int side = n->side, opp = 1 - side, v;
     if (!m) { /* the pass: the same board, in the same slot */
+        int bound;
         if (pass_ends(s, n->slot, side, n->passes)) {
             v = s->rack_value[opp] - s->rack_value[side];
+        } else if ((bound = out_bound(s, n, NULL)) <= n->best) {
+            s->nodes++;
+            v = bound;
         } else {
             s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
             int p = n->passes + 1, d = n->depth - 1, ply = n->ply + 1, slot = n->slot;
@@ -732,6 +795,12 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
         int seed = -1, seed_sq = -1, code_opp = -1;
+        int bound = out_bound(s, n, m);
+        if (bound <= n->best) { /* the other side goes out after it: see out_bound */
+            s->nodes++;
+            v = bound;
+            goto tried;
+        }
         if (s->rack_count[opp] == 1 && s->bag < 0 && ply + MAX_PASSES + 2 < MAX_PLY) {
             /* The other side has one tile left: the child's value is its best one-tile play,
              * read off this board with the play peeked at, not made; and when this side then
