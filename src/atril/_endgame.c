@@ -231,6 +231,7 @@ typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed;
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
+    uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
     /* the plays of a line by the line and the rack (see gen_moves) */
@@ -706,18 +707,24 @@ typedef struct {
     uint64_t best_move, hash0, done[3];
     int ndone;
     int outs_ready, nouts; /* the other side's plays that go out here (see find_outs) */
-    Rec outs[2];
+    Rec outs[6];
 } Node;
 
-/* The other side's plays that would go out on this board, known without generating: its
- * killers one ply down, checked here. */
+/* The other side's plays that would go out on this board, known without generating: the
+ * plays that refuted a move one ply down (its killers, and the last four that went out),
+ * checked here. */
 static void find_outs(Solver *s, Node *n) {
     n->outs_ready = 1;
     int opp = 1 - n->side;
     if (s->bag >= 0 || n->ply + 1 > MAX_PLY) return;
-    for (int k = 0; k < 2; k++) {
-        uint64_t code = s->killer[n->ply + 1][k];
-        if (!code || code == PASS_CODE) continue;
+    uint64_t known[6];
+    memcpy(known, s->killer[n->ply + 1], 2 * sizeof *known);
+    memcpy(known + 2, s->out_killer[n->ply + 1], 4 * sizeof *known);
+    for (int k = 0; k < 6; k++) {
+        uint64_t code = known[k];
+        int again = 0;
+        for (int j = 0; j < k; j++) again |= known[j] == code;
+        if (!code || code == PASS_CODE || again) continue;
         Rec *o = &n->outs[n->nouts];
         if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
             n->nouts++;
@@ -866,6 +873,14 @@ tried:
     }
     if (v > n->a) n->a = v;
     if (n->a < n->beta) return 0;
+    if (m && n->ply <= MAX_PLY && m->nplaced == s->rack_count[side] && s->bag < 0) {
+        uint64_t *o = s->out_killer[n->ply]; /* most recent first, each once */
+        int at = 3;
+        for (int j = 0; j < 3; j++)
+            if (o[j] == code) at = j;
+        memmove(o + 1, o, (size_t)at * sizeof *o);
+        o[0] = code;
+    }
     if (m && n->ply <= MAX_PLY && s->killer[n->ply][0] != code) {
         s->killer[n->ply][1] = s->killer[n->ply][0];
         s->killer[n->ply][0] = code;
