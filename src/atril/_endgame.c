@@ -707,12 +707,12 @@ typedef struct {
     uint64_t best_move, hash0, done[3];
     int ndone;
     int outs_ready, nouts; /* the other side's plays that go out here (see find_outs) */
-    Rec outs[6];
+    Rec outs[7];
 } Node;
 
 /* The other side's plays that would go out on this board, known without generating: the
  * plays that refuted a move one ply down (its killers, and the last four that went out),
- * checked here. */
+ * checked here, and with one tile left, its best one-tile play. */
 static void find_outs(Solver *s, Node *n) {
     n->outs_ready = 1;
     int opp = 1 - n->side;
@@ -728,6 +728,19 @@ static void find_outs(Solver *s, Node *n) {
         Rec *o = &n->outs[n->nouts];
         if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
             n->nouts++;
+    }
+    if (s->rack_count[opp] == 1 && !s->rack[opp][0]) { /* its best one-tile play (see single) */
+        int c = 1;
+        while (!s->rack[opp][c]) c++;
+        if (single(s, n->slot, c) >= 0) {
+            uint64_t sq = (uint64_t)s->slots[n->slot].single_sq[c];
+            for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
+                if (decode(&s->gens[n->slot], s->rack[opp], sq | dir << 8 | (uint64_t)c << 12,
+                           &n->outs[n->nouts])) {
+                    n->nouts++;
+                    break;
+                }
+        }
     }
 }
 
