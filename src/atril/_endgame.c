@@ -571,9 +571,10 @@ static void check_limits(Solver *s) {
 }
 
 /* Whether a pass here is worth exactly the end by passes: the other side holds one tile that
- * fits nowhere on this board, so it can only pass back (art. 45.4 leaves it nothing else), and
- * this side is where it was with fewer passes left. Then the pass is worth the best of this
- * side's plays and the end by passes, and beside the plays, the end by passes alone counts. */
+ * fits nowhere on this board, so its only move is to pass back (the bag is empty), and this
+ * side is where it was with fewer passes left, the same plays before it. So the pass is worth
+ * the best of this side's plays or the end by passes, and beside the plays, the end by passes
+ * alone counts. */
 static int pass_ends(Solver *s, int slot, int side, int passes) {
     if (passes + 1 >= s->pass_limit) return 1;
     int opp = 1 - side;
