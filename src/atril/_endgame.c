@@ -370,12 +370,22 @@ static void copy_slot(Solver *s, int to, int from) {
     s->slots[to].derived = to == from + 1;
 }
 
+/* The rack code of a placed tile: a blank is code 0 whatever letter it stands for. */
+static inline int rack_code(uint8_t t) { return t & BLANK_BIT ? 0 : t & LETTER_MASK; }
+
+/* The lowest code a rack holds (its only one, for a rack of one tile). */
+static inline int first_code(const uint8_t *rack) {
+    int c = 0;
+    while (!rack[c]) c++;
+    return c;
+}
+
 /* Tiles a play takes from the rack (a blank as code 0), and their count. */
 static void take(Solver *s, int side, const Rec *m, int sign) {
     for (int i = 0; i < m->len; i++) {
         uint8_t t = m->tiles[i];
         if (!(t & NEW_BIT)) continue;
-        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
+        int c = rack_code(t);
         s->hash ^= Z_RACK[side][c][s->rack[side][c]];
         s->rack[side][c] = (uint8_t)(s->rack[side][c] - sign);
         s->hash ^= Z_RACK[side][c][s->rack[side][c]];
@@ -526,6 +536,31 @@ static inline int single_at(const Gen *g, int sq, int code) {
     return (down >= 0 ? (down + v) * wm : 0) + (across >= 0 ? (across + v) * wm : 0);
 }
 
+/* The best one-tile play of `code` on g's board (its score, -1 if none; *sq its square), every
+ * square scanned. */
+static int scan_single(const Gen *g, int code, int *sq) {
+    int best = -1;
+    *sq = -1;
+    for (int q = 0; q < NSQ; q++) {
+        int v = single_at(g, q, code);
+        if (v > best) best = v, *sq = q;
+    }
+    return best;
+}
+
+/* The same, from the answer (best, *sq) on a board that differed from g's only on the n squares
+ * `changed`: those rescanned, or every square if the old best was one of them. */
+static int rescan_single(const Gen *g, int code, int best, int *sq, const int16_t *changed,
+                         int n) {
+    for (int i = 0; i < n; i++)
+        if (changed[i] == *sq) return scan_single(g, code, sq);
+    for (int i = 0; i < n; i++) {
+        int v = single_at(g, changed[i], code);
+        if (v > best) best = v, *sq = changed[i];
+    }
+    return best;
+}
+
 /* The best score of a one-tile play of `code` on the slot's board, -1 if it has none;
  * remembered until the slot's board changes (a pass leaves it). A board one play on from the
  * slot before is worked out from that slot's answer: only the squares the play changed can
@@ -534,25 +569,14 @@ static int single(Solver *s, int slot, int code) {
     Slot *sl = &s->slots[slot];
     if ((sl->single_done >> code) & 1) return sl->single[code];
     const Gen *g = &s->gens[slot];
-    int best = -1, best_sq = -1, scan = 1;
+    int best, best_sq;
     if (sl->derived) {
         single(s, slot - 1, code);
-        best = s->slots[slot - 1].single[code];
         best_sq = s->slots[slot - 1].single_sq[code];
-        scan = 0;
-        for (int i = 0; i < sl->nchanged && !scan; i++) scan = sl->changed[i] == best_sq;
-        if (!scan)
-            for (int i = 0; i < sl->nchanged; i++) {
-                int sq = sl->changed[i], v = single_at(g, sq, code);
-                if (v > best) best = v, best_sq = sq;
-            }
-    }
-    if (scan) {
-        best = best_sq = -1;
-        for (int sq = 0; sq < NSQ; sq++) {
-            int v = single_at(g, sq, code);
-            if (v > best) best = v, best_sq = sq;
-        }
+        best = rescan_single(g, code, s->slots[slot - 1].single[code], &best_sq, sl->changed,
+                             sl->nchanged);
+    } else {
+        best = scan_single(g, code, &best_sq);
     }
     sl->single[code] = (int16_t)best;
     sl->single_sq[code] = (int16_t)best_sq;
@@ -579,9 +603,7 @@ static int pass_ends(Solver *s, int slot, int side, int passes) {
     if (passes + 1 >= s->pass_limit) return 1;
     int opp = 1 - side;
     if (s->bag >= 0 || s->rack_count[opp] != 1) return 0;
-    int code = 0;
-    while (!s->rack[opp][code]) code++;
-    return single(s, slot, code) < 0;
+    return single(s, slot, first_code(s->rack[opp])) < 0;
 }
 
 /* The best one-tile plays of codes[0..n) (see single) on the board after play m, without
@@ -592,12 +614,11 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int
     Gen *g = &s->gens[slot];
     const Slot *sl = &s->slots[slot];
     for (int k = 0; k < n; k++) single(s, slot, codes[k]);
-    int16_t put[SIZE];
-    uint8_t tile[SIZE];
-    int nput = new_tiles(m, put, tile);
-    for (int i = 0; i < nput; i++) g->board[put[i]] = tile[i];
-    uint8_t dirs[2 + 2 * RACK_SIZE];
-    int16_t sqs[2 + 2 * RACK_SIZE], xscore[2 + 2 * RACK_SIZE];
+    int16_t changed[SIZE + 2 + 2 * RACK_SIZE]; /* the play's squares, then the crossings */
+    uint8_t tile[SIZE], dirs[2 + 2 * RACK_SIZE];
+    int nput = new_tiles(m, changed, tile);
+    for (int i = 0; i < nput; i++) g->board[changed[i]] = tile[i];
+    int16_t *sqs = changed + nput, xscore[2 + 2 * RACK_SIZE];
     uint32_t xset[2 + 2 * RACK_SIZE];
     uint8_t xlen[2 + 2 * RACK_SIZE];
     int nc = crossings(g, m, dirs, sqs);
@@ -607,29 +628,15 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int
         cross_square(g, d, sq, s->want, &s->cross);
     }
     for (int k = 0; k < n; k++) {
-        int code = codes[k], b = sl->single[code], bsq = sl->single_sq[code], scan = 0;
-        for (int i = 0; i < nput && !scan; i++) scan = put[i] == bsq;
-        for (int i = 0; i < nc && !scan; i++) scan = sqs[i] == bsq;
-        if (scan) {
-            b = bsq = -1;
-            for (int sq = 0; sq < NSQ; sq++) {
-                int v = single_at(g, sq, code);
-                if (v > b) b = v, bsq = sq;
-            }
-        } else {
-            for (int i = 0; i < nc; i++) {
-                int v = single_at(g, sqs[i], code);
-                if (v > b) b = v, bsq = sqs[i];
-            }
-        }
-        best[k] = b;
-        best_sq[k] = bsq;
+        best_sq[k] = sl->single_sq[codes[k]];
+        best[k] = rescan_single(g, codes[k], sl->single[codes[k]], &best_sq[k], changed,
+                                nput + nc);
     }
     for (int i = nc - 1; i >= 0; i--) {
         int d = dirs[i], sq = sqs[i];
         g->xset[d][sq] = xset[i], g->xscore[d][sq] = xscore[i], g->xlen[d][sq] = xlen[i];
     }
-    for (int i = 0; i < nput; i++) g->board[put[i]] = 0;
+    for (int i = 0; i < nput; i++) g->board[changed[i]] = 0;
 }
 
 /* negamax's node for one tile left on each side, their best one-tile plays (out[side], -1 if
@@ -683,7 +690,7 @@ static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, c
         uint8_t t = m->tiles[i];
         if (!(t & NEW_BIT)) continue;
         h ^= Z_SQ[first + i * step][z_tile(t)];
-        int c = t & BLANK_BIT ? 0 : t & LETTER_MASK;
+        int c = rack_code(t);
         h ^= Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] - 1];
         rack[c]--;
     }
@@ -731,8 +738,7 @@ static void find_outs(Solver *s, Node *n) {
             n->nouts++;
     }
     if (s->rack_count[opp] == 1 && !s->rack[opp][0]) { /* its best one-tile play (see single) */
-        int c = 1;
-        while (!s->rack[opp][c]) c++;
+        int c = first_code(s->rack[opp]);
         if (single(s, n->slot, c) >= 0) {
             uint64_t sq = (uint64_t)s->slots[n->slot].single_sq[c];
             for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
@@ -827,16 +833,13 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
              * read off this board with the play peeked at, not made; and when this side then
              * has one tile too, so is the rest (see one_each). */
             int codes[2], best[2], sq[2], left = s->rack_count[side] - m->nplaced;
-            codes[0] = 0;
-            while (!s->rack[opp][codes[0]]) codes[0]++;
+            codes[0] = first_code(s->rack[opp]);
             if (left == 1) {
                 uint8_t rest[NCODES];
                 memcpy(rest, s->rack[side], NCODES);
                 for (int i = 0; i < m->len; i++)
-                    if (m->tiles[i] & NEW_BIT)
-                        rest[m->tiles[i] & BLANK_BIT ? 0 : m->tiles[i] & LETTER_MASK]--;
-                codes[1] = 0;
-                while (!rest[codes[1]]) codes[1]++;
+                    if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
+                codes[1] = first_code(rest);
             }
             peek(s, n->slot, m, left == 1 ? 2 : 1, codes, best, sq);
             if (best[0] >= 0 || left == 1) {
@@ -984,9 +987,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * passing (the other side could pass back, or end the game by passes, which costs
          * more): the value is the best one-tile play's, exactly, known without the table.
          * Without one, the pass. */
-        int code = 0;
-        while (!s->rack[side][code]) code++;
-        int out = single(s, slot, code), opp = 1 - side;
+        int out = single(s, slot, first_code(s->rack[side])), opp = 1 - side;
         if (out >= 0) return out + 2 * s->rack_value[opp];
         if (passes + 1 >= s->pass_limit) return s->rack_value[opp] - s->rack_value[side];
         if (depth > 0 && ply + 1 < MAX_PLY) {
