@@ -232,6 +232,7 @@ typedef struct {
     int stopped, failed;
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
+    Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
     /* the plays of a line by the line and the rack (see gen_moves) */
@@ -714,8 +715,7 @@ typedef struct {
     int ply, slot, side, passes, depth, alpha, beta, a, best, tried;
     uint64_t best_move, hash0, done[3];
     int ndone;
-    int outs_ready, nouts; /* the other side's plays that go out here (see find_outs) */
-    Rec outs[7];
+    int outs_ready, nouts; /* the other side's plays that go out here: s->outs[ply] */
 } Node;
 
 /* The other side's plays that would go out on this board, known without generating: the
@@ -733,7 +733,7 @@ static void find_outs(Solver *s, Node *n) {
         int again = 0;
         for (int j = 0; j < k; j++) again |= known[j] == code;
         if (!code || code == PASS_CODE || again) continue;
-        Rec *o = &n->outs[n->nouts];
+        Rec *o = &s->outs[n->ply][n->nouts];
         if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
             n->nouts++;
     }
@@ -743,7 +743,7 @@ static void find_outs(Solver *s, Node *n) {
             uint64_t sq = (uint64_t)s->slots[n->slot].single_sq[c];
             for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
                 if (decode(&s->gens[n->slot], s->rack[opp], sq | dir << 8 | (uint64_t)c << 12,
-                           &n->outs[n->nouts])) {
+                           &s->outs[n->ply][n->nouts])) {
                     n->nouts++;
                     break;
                 }
@@ -752,24 +752,14 @@ static void find_outs(Solver *s, Node *n) {
 }
 
 /* Whether play o (of the other side) stays as it is, the same words and score, after play m:
- * m places no tile on o's squares, just past o's word, or just past the perpendicular run
- * through any tile o places (board: before both). */
-static int apart(const Rec *m, const Rec *o, const uint8_t *board) {
-    int16_t msq[SIZE], osq[SIZE], near[2 + 3 * RACK_SIZE];
-    uint8_t tile[SIZE];
-    int nm = new_tiles(m, msq, tile), no = new_tiles(o, osq, tile), nn = 0, d = o->dir;
-    int line = d == 0 ? o->row : o->col, start = d == 0 ? o->col : o->row;
-    int end = start + o->len - 1;
-    if (start > 0) near[nn++] = (int16_t)sq_of(d, line, start - 1);
-    if (end < SIZE - 1) near[nn++] = (int16_t)sq_of(d, line, end + 1);
-    for (int i = 0; i < no; i++) {
-        int sq = osq[i], p = d == 0 ? sq % SIZE : sq / SIZE, a = line, b = line;
-        near[nn++] = (int16_t)sq;
-        while (a > 0 && board[sq_of(1 - d, p, a - 1)]) a--;
-        while (b < SIZE - 1 && board[sq_of(1 - d, p, b + 1)]) b++;
-        if (a > 0) near[nn++] = (int16_t)sq_of(1 - d, p, a - 1);
-        if (b < SIZE - 1) near[nn++] = (int16_t)sq_of(1 - d, p, b + 1);
-    }
+ * m places no tile on o's squares nor on the squares whose cross-sets o would change (just
+ * past its word, just past the perpendicular run through each tile it places: crossings,
+ * which finds them without o on the board). */
+static int apart(const Gen *g, const Rec *m, const Rec *o) {
+    int16_t msq[SIZE], near[SIZE + 2 + 2 * RACK_SIZE];
+    uint8_t tile[SIZE], dirs[2 + 2 * RACK_SIZE];
+    int nm = new_tiles(m, msq, tile), nn = new_tiles(o, near, tile);
+    nn += crossings(g, o, dirs, near + nn);
     for (int i = 0; i < nm; i++)
         for (int j = 0; j < nn; j++)
             if (msq[i] == near[j]) return 0;
@@ -783,11 +773,11 @@ static int apart(const Rec *m, const Rec *o, const uint8_t *board) {
  * node that cannot stop the other side going out are settled so, without a board update. */
 static int out_bound(Solver *s, Node *n, const Rec *m) {
     if (!n->outs_ready) find_outs(s, n);
-    int best = INF, side = n->side;
+    const Rec *outs = s->outs[n->ply];
+    int best = INF, rest = s->rack_value[n->side] - (m ? placed_value(m) : 0);
     for (int k = 0; k < n->nouts; k++) {
-        if (m && !apart(m, &n->outs[k], s->gens[n->slot].board)) continue;
-        int rest = s->rack_value[side] - (m ? placed_value(m) : 0);
-        int bound = (m ? m->score : 0) - (n->outs[k].score + 2 * rest);
+        if (m && !apart(&s->gens[n->slot], m, &outs[k])) continue;
+        int bound = (m ? m->score : 0) - (outs[k].score + 2 * rest);
         if (bound < best) best = bound;
     }
     return best;
