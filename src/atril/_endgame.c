@@ -783,8 +783,21 @@ static int out_bound(Solver *s, Node *n, const Rec *m) {
     return best;
 }
 
-/* Search the move (a play; NULL for the pass) as the node's next: principal variation search,
- * the first move with the full window, the others with a null window first. 1 on a cutoff. */
+/* The value of the node's next move, whose child (the other side to move, on board `slot`,
+ * `passes` in a row) is searched by principal variation search: the node's first move with the
+ * full window, the others with a null window first, again in full if it fails high; `sc`: what
+ * the move scored. */
+static int search_child(Solver *s, const Node *n, int slot, int passes, int sc) {
+    int opp = 1 - n->side, ply = n->ply + 1, d = n->depth - 1;
+    if (!n->tried) return sc - negamax(s, ply, slot, opp, passes, d, sc - n->beta, sc - n->a);
+    int v = sc - negamax(s, ply, slot, opp, passes, d, sc - n->a - 1, sc - n->a);
+    if (v > n->a && v < n->beta && !s->stopped)
+        v = sc - negamax(s, ply, slot, opp, passes, d, sc - n->beta, sc - n->a);
+    return v;
+}
+
+/* Search the move (a play; NULL for the pass) as the node's next: its child by
+ * search_child, or valued without a search where a shortcut knows it. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     int side = n->side, opp = 1 - side, v;
     if (!m) { /* the pass: the same board, in the same slot */
@@ -796,14 +809,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             v = bound;
         } else {
             s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
-            int p = n->passes + 1, d = n->depth - 1, ply = n->ply + 1, slot = n->slot;
-            if (!n->tried) {
-                v = -negamax(s, ply, slot, opp, p, d, -n->beta, -n->a);
-            } else {
-                v = -negamax(s, ply, slot, opp, p, d, -n->a - 1, -n->a);
-                if (v > n->a && v < n->beta && !s->stopped)
-                    v = -negamax(s, ply, slot, opp, p, d, -n->beta, -n->a);
-            }
+            v = search_child(s, n, n->slot, n->passes + 1, 0);
             s->hash = n->hash0;
         }
     } else if (m->nplaced == s->rack_count[side] && s->bag < 0) {
@@ -860,13 +866,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         take(s, side, m, 1);
         int drawn = s->bag;
         if (drawn >= 0) draw_bag(s, side, drawn, 1);
-        if (!n->tried) {
-            v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->beta, sc - n->a);
-        } else {
-            v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->a - 1, sc - n->a);
-            if (v > n->a && v < n->beta && !s->stopped)
-                v = sc - negamax(s, ply, slot, opp, 0, d, sc - n->beta, sc - n->a);
-        }
+        v = search_child(s, n, slot, 0, sc);
         if (drawn >= 0) draw_bag(s, side, drawn, -1);
         take(s, side, m, -1);
         s->hash = n->hash0;
@@ -1004,7 +1004,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         return heuristic(s, side);
     }
     if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
-    Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0};
+    Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0};
     uint64_t heuristic0 = s->heuristic;
     /* Moves known before generating: a cutoff from one of them saves the generation. */
     int cut = try_known(s, &n, ttmove) || try_known(s, &n, s->killer[ply][0]) ||
