@@ -31,9 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "atril_movegen.h"
 
@@ -246,44 +243,6 @@ typedef struct {
     uint32_t stamp; /* the arena's generation: entries of an older one are empty */
     CrossMemo cross; /* cross-sets by their run: the same runs come back all over the tree */
 } Solver;
-
-/* The big tables (the transposition table, the remembered plays of lines) are read at random
- * all over: on small pages nearly every read misses the TLB as well as the cache, so on Linux
- * they are mapped apart and ask for huge pages (zeroed by the system a page at a time, as the
- * search first touches it: a short search pays only for what it reads). */
-#define HUGE_PAGE ((size_t)1 << 21)
-
-typedef struct {
-    void *base;
-    size_t size; /* mapped; 0: from calloc */
-} Table;
-
-static void *table_alloc(Table *t, size_t n) {
-    t->size = 0;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (n >= 16 * HUGE_PAGE) {
-        size_t size = n + HUGE_PAGE; /* room to start on a huge page's boundary */
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return t->base = NULL;
-        t->base = p;
-        t->size = size;
-        void *start = (void *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-        madvise(start, n, MADV_HUGEPAGE); /* a request: small pages if the system says no */
-        return start;
-    }
-#endif
-    return t->base = calloc(1, n);
-}
-
-static void table_free(Table *t) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (t->size) {
-        munmap(t->base, t->size);
-        return;
-    }
-#endif
-    free(t->base);
-}
 
 static double now(void) {
     struct timespec ts;
@@ -1184,7 +1143,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Solver s;
     memset(&s, 0, sizeof s);
     Line pv = {0};
-    Table tt_mem = {0}, arena_mem = {0};
     if (get_buf(ob, &board, "tablero") < 0 || get_buf(oa, &ra, "atril") < 0 ||
         get_buf(obr, &rb, "atril") < 0 || get_buf(onodes, &nodes, "kwg") < 0 ||
         get_buf(omasks, &masks, "kwg") < 0)
@@ -1219,7 +1177,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.pass_limit = pass_limit;
     s.max_nodes = max_nodes;
     s.tt_mask = ((uint64_t)1 << (tt_bits - 1)) - 1; /* buckets of two */
-    s.tt = table_alloc(&tt_mem, 2 * ((size_t)s.tt_mask + 1) * sizeof *s.tt);
+    s.tt = calloc(2 * ((size_t)s.tt_mask + 1), sizeof *s.tt);
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
@@ -1229,7 +1187,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.lines_mask = ((uint64_t)1 << (tt_bits - 6)) - 1;
     s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
     s.arena_cap = (size_t)1 << (tt_bits - 2);
-    s.arena = table_alloc(&arena_mem, s.arena_cap * sizeof *s.arena);
+    s.arena = malloc(s.arena_cap * sizeof *s.arena);
     s.stamp = 1;
     if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots ||
         !s.cross.table) {
@@ -1274,13 +1232,13 @@ done:
         free(s.est[i]);
     }
     free(s.gens);
-    table_free(&tt_mem);
+    free(s.tt);
     free(s.hist);
     free(s.lines);
     free(s.lkey);
     free(s.slots);
     free(s.cross.table);
-    table_free(&arena_mem);
+    free(s.arena);
     free(pv.v);
     return out;
 }
