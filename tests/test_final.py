@@ -195,6 +195,29 @@ def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
             assert solution.pv[0].move.is_pass
 
 
+@pytest.mark.parametrize("board,mine,theirs", [
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "CEP", "I"),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "DTL", "U"),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "EOG", "I"),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ÑAJS", "Q"),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "SCVA", "Q"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "LMH", "QE"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "GBIA", "Y"),
+])
+def test_two_tiles_against_a_stuck_one_play_on_alone(board, mine, theirs):  # art. 45.4
+    """Two tiles against one that fits nowhere: the search bounds what the two can still gain
+    (their best play together, or one play each: the second one away from the first, or
+    through it, when the two at once make a play at least as good) plus twice the stuck tile,
+    and leaves the node when that is no better than what it already has. The values are the
+    plain minimax's (each case found to fail with the bound one point low, or without one of
+    the two ways of playing the tiles one at a time)."""
+    racks = (parse_rack(mine), parse_rack(theirs))
+    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
+    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(Board(board), racks, solution, 4) == expected
+
+
 def test_the_ruleset_sets_the_pass_limit():
     assert endgame.pass_limit("FISE2009") == 4
     assert endgame.pass_limit("FISE2004") == 4

@@ -970,6 +970,30 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     return best;
 }
 
+/* An upper bound of a node where this side has two tiles and the other side one tile (the bag
+ * empty), its plays generated (s->list[ply]): whatever happens, this side gains at most what
+ * its plays score and twice the other rack (45.4; the end by passes or the other side going
+ * out give less). Its plays: both tiles at once (the best: pair), or one tile, then the other
+ * on the board the first made: away from the first tile, the second scores at most its best
+ * one-tile play here; through it, along the line the two share, the two put down at once make
+ * a play here scoring at least the second's, so the two score at most pair and the first. The
+ * bound holds for every value the search gives the node, heuristic ones too. */
+static int pair_bound(Solver *s, int ply, int slot, int side) {
+    int pair = -1, code[2], k = 0;
+    for (size_t i = 0; i < s->list_n[ply]; i++) {
+        const Rec *m = &s->list[ply][i];
+        if (m->nplaced == 2 && m->score > pair) pair = m->score;
+    }
+    for (int c = 0; c < NCODES && k < 2; c++)
+        for (int j = 0; j < s->rack[side][c] && k < 2; j++) code[k++] = c;
+    int a = single(s, slot, code[0]), b = single(s, slot, code[1]), one = a > b ? a : b;
+    int most = pair > one ? pair : one;
+    if (most < 0) most = 0;
+    if (a >= 0 && b >= 0 && a + b > most) most = a + b;
+    if (pair >= 0 && one >= 0 && pair + one > most) most = pair + one;
+    return most + 2 * s->rack_value[1 - side];
+}
+
 static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
                    int beta) {
     s->nodes++;
@@ -1014,7 +1038,23 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     int cut = try_known(s, &n, ttmove) || try_known(s, &n, s->killer[ply][0]) ||
               try_known(s, &n, s->killer[ply][1]);
     if (!cut) {
-        if (gen_moves(s, ply, slot, side) < 0 || order_moves(s, ply, side) < 0) {
+        if (gen_moves(s, ply, slot, side) < 0) {
+            s->failed = s->stopped = 1;
+            return 0;
+        }
+        /* Two tiles against a stuck one (fitting nowhere): this side plays on alone, and most
+         * such nodes fail low; pair_bound settles many without their moves (measured: on
+         * other nodes of two tiles against one, it costs more than it saves). The moves
+         * already tried score no more than the bound. */
+        if (ply > 0 && s->rack_count[side] == 2 && s->rack_count[1 - side] == 1 && s->bag < 0 &&
+            single(s, slot, first_code(s->rack[1 - side])) < 0) {
+            int bound = pair_bound(s, ply, slot, side);
+            if (bound <= alpha) {
+                store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove);
+                return bound;
+            }
+        }
+        if (order_moves(s, ply, side) < 0) {
             s->failed = s->stopped = 1;
             return 0;
         }
