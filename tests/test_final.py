@@ -143,6 +143,16 @@ def test_going_out_gains_the_other_rack_twice_over_the_spread():
     assert str(solution.best) == "H4 (CASA)S 14" and solution.value == 14 + 2 * 8
 
 
+def agrees_with_minimax(board: str, mine: str, theirs: str) -> None:
+    """The search's value is the plain minimax's (four passes end the game), exactly, and its
+    best line replays by the rules to that value."""
+    racks = (parse_rack(mine), parse_rack(theirs))
+    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
+    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(Board(board), racks, solution, 4) == expected
+
+
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ZPX", "MLS"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "RND", "DT"),
@@ -157,11 +167,7 @@ def test_plays_that_meet_the_other_sides_way_out(board, mine, theirs):  # art. 4
     lays a tile just past its word or past a cross-word it makes, is searched. On these small
     boards the way out is often blocked so: the values are the plain minimax's (each checked to
     fail with one of those three cases left out, or the bound one point low)."""
-    racks = (parse_rack(mine), parse_rack(theirs))
-    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
-    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
-    assert solution.exact and solution.value == expected
-    assert replay_line(Board(board), racks, solution, 4) == expected
+    agrees_with_minimax(board, mine, theirs)
 
 
 def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
@@ -195,7 +201,7 @@ def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
             assert solution.pv[0].move.is_pass
 
 
-@pytest.mark.parametrize("board,mine,theirs", [
+@pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "CEP", "I"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "DTL", "U"),
     ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "EOG", "I"),
@@ -211,11 +217,7 @@ def test_two_tiles_against_a_stuck_one_play_on_alone(board, mine, theirs):  # ar
     and leaves the node when that is no better than what it already has. The values are the
     plain minimax's (each case found to fail with the bound one point low, or without one of
     the two ways of playing the tiles one at a time)."""
-    racks = (parse_rack(mine), parse_rack(theirs))
-    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
-    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
-    assert solution.exact and solution.value == expected
-    assert replay_line(Board(board), racks, solution, 4) == expected
+    agrees_with_minimax(board, mine, theirs)
 
 
 def test_the_ruleset_sets_the_pass_limit():
