@@ -595,16 +595,20 @@ static void check_limits(Solver *s) {
         s->stopped = 1;
 }
 
+/* Whether the other side holds one tile that fits nowhere on the slot's board (the bag empty):
+ * it can only pass. */
+static int other_stuck(Solver *s, int slot, int side) {
+    int opp = 1 - side;
+    return s->bag < 0 && s->rack_count[opp] == 1 && single(s, slot, first_code(s->rack[opp])) < 0;
+}
+
 /* Whether a pass here is worth exactly the end by passes: the other side holds one tile that
  * fits nowhere on this board, so its only move is to pass back (the bag is empty), and this
  * side is where it was with fewer passes left, the same plays before it. So the pass is worth
  * the best of this side's plays or the end by passes, and beside the plays, the end by passes
  * alone counts. */
 static int pass_ends(Solver *s, int slot, int side, int passes) {
-    if (passes + 1 >= s->pass_limit) return 1;
-    int opp = 1 - side;
-    if (s->bag >= 0 || s->rack_count[opp] != 1) return 0;
-    return single(s, slot, first_code(s->rack[opp])) < 0;
+    return passes + 1 >= s->pass_limit || other_stuck(s, slot, side);
 }
 
 /* The best one-tile plays of codes[0..n) (see single) on the board after play m, without
@@ -1046,8 +1050,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * such nodes fail low; pair_bound settles many without searching their moves (at every
          * node of two tiles against one, measured: no faster). The known moves already tried
          * score no more than the bound. */
-        if (ply > 0 && s->rack_count[side] == 2 && s->rack_count[1 - side] == 1 && s->bag < 0 &&
-            single(s, slot, first_code(s->rack[1 - side])) < 0) {
+        if (ply > 0 && s->rack_count[side] == 2 && other_stuck(s, slot, side)) {
             int bound = pair_bound(s, ply, slot, side);
             if (bound <= alpha) {
                 store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove);
