@@ -800,6 +800,46 @@ static int search_child(Solver *s, const Node *n, int slot, int passes, int sc) 
     return v;
 }
 
+/* Whether table entry e, `plies` below the node (1: the child; 2: this side again, after the
+ * other side's pass), decides the value of a play that scored sc in the node's window (lo, hi),
+ * as negamax's probe there would: the value in *v. */
+static int decides(const Entry *e, int plies, int depth, int sc, int lo, int hi, int *v) {
+    int sign = plies == 1 ? -1 : 1, g = e->value;
+    int alpha = sign < 0 ? sc - hi : lo - sc, beta = sign < 0 ? sc - lo : hi - sc;
+    if (e->depth != EXACT_DEPTH && e->depth < depth) return 0;
+    if (!(e->flag == TT_EXACT || (e->flag == TT_LOWER && g >= beta) ||
+          (e->flag == TT_UPPER && g <= alpha)))
+        return 0;
+    *v = sc + sign * g;
+    return 1;
+}
+
+/* The value of a play that scored sc, read off the table before the play is made, where
+ * search_child would first read it: at the child (plies 1), or, when the other side holds one
+ * tile that fits nowhere, at this side's position after its pass (plies 2, key). The same
+ * windows, re-search and node counts as search_child: the same tree, without the board update
+ * (most plays of the hard endgames lead to a position the table holds: one order of the same
+ * plays was searched before). 1 when the table decides the value (*v). */
+static int known_child(Solver *s, const Node *n, uint64_t key, int plies, int sc, int *v) {
+    if (n->depth < plies || n->ply + plies >= MAX_PLY) return 0;
+    const Entry *e = probe(s, key);
+    int d = n->depth - plies, probes = 1;
+    if (!e) return 0;
+    if (!n->tried) {
+        if (!decides(e, plies, d, sc, n->a, n->beta, v)) return 0;
+    } else {
+        if (!decides(e, plies, d, sc, n->a, n->a + 1, v)) return 0;
+        if (*v > n->a && *v < n->beta) { /* the re-search in full */
+            if (!decides(e, plies, d, sc, n->a, n->beta, v)) return 0;
+            probes = 2;
+        }
+    }
+    if (e->depth != EXACT_DEPTH) s->heuristic += (uint64_t)probes;
+    s->nodes += (uint64_t)(probes * plies);
+    if ((s->nodes & 1023) < (uint64_t)(probes * plies)) check_limits(s);
+    return 1;
+}
+
 /* Search the move (a play; NULL for the pass) as the node's next: its child by
  * search_child, or valued without a search where a shortcut knows it. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
@@ -821,7 +861,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
-        int seed = -1, seed_sq = -1, code_opp = -1;
+        int seed = -1, seed_sq = -1, code_opp = -1, stuck = 0;
         int bound = out_bound(s, n, m);
         if (bound <= n->best) { /* the other side goes out after it: see out_bound */
             s->nodes++;
@@ -833,6 +873,15 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
              * read off this board with the play peeked at, not made; and when this side then
              * has one tile too, so is the rest (see one_each). */
             int codes[2], best[2], sq[2], left = s->rack_count[side] - m->nplaced;
+            /* When its tile fits nowhere here, it most likely fits nowhere after the play
+             * either, and the table is read before the peek: the position after its pass is in
+             * the table only if the tile fits nowhere there (a node with one tile passes only
+             * then; the root may pass anyway, but no play leads back to the root's board). */
+            stuck = other_stuck(s, n->slot, side);
+            if (left > 1 && stuck &&
+                known_child(s, n, child_key(s, n->hash0, side, n->passes, m) ^ Z_SIDE ^ Z_PASS[0] ^
+                                      Z_PASS[1], 2, sc, &v))
+                goto tried;
             codes[0] = first_code(s->rack[opp]);
             if (left == 1) {
                 uint8_t rest[NCODES];
@@ -853,14 +902,19 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             }
             seed = best[0], seed_sq = sq[0], code_opp = codes[0];
         }
-        /* the child's table entry is fetched from memory while the board is updated; a child
-         * with one tile to play needs none, but when that tile fits nowhere (the peek found no
-         * play for it), it passes and its child, this side again, reads the table */
-        if (s->rack_count[opp] > 1 || s->bag >= 0)
-            __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
-        else if (code_opp >= 0)
-            __builtin_prefetch(&s->tt[2 * ((child_key(s, n->hash0, side, n->passes, m) ^ Z_SIDE ^
-                                            Z_PASS[0] ^ Z_PASS[1]) & s->tt_mask)]);
+        /* the table first (known_child): the child, or, when the other side's tile fits
+         * nowhere (the peek found no play for it, and it was not read before), this side
+         * after its pass. A child that draws the bag's tile and has one tile to play reads
+         * no table: its entry is only fetched from memory while the board is updated */
+        uint64_t child = child_key(s, n->hash0, side, n->passes, m);
+        if (s->rack_count[opp] > 1) {
+            if (known_child(s, n, child, 1, sc, &v)) goto tried;
+        } else if (s->bag >= 0) {
+            __builtin_prefetch(&s->tt[2 * (child & s->tt_mask)]);
+        } else if (code_opp >= 0 && !stuck &&
+                   known_child(s, n, child ^ Z_SIDE ^ Z_PASS[0] ^ Z_PASS[1], 2, sc, &v)) {
+            goto tried;
+        }
         copy_slot(s, slot, n->slot);
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         place(s, slot, m, &h);
@@ -1063,8 +1117,17 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         }
         size_t count = s->list_n[ply];
         const uint32_t *o = s->order[ply];
+        /* against one tile that fits nowhere, the table's entry for the position after the
+         * next play and the pass (known_child reads it) is fetched from memory a move ahead */
+        int ahead = other_stuck(s, slot, side);
         for (size_t i = 0; i <= count && !cut; i++) {
             size_t idx = o[i];
+            if (ahead && i + 1 < count && o[i + 1] < count) {
+                const Rec *next = &s->list[ply][o[i + 1]];
+                if (next->nplaced + 1 < s->rack_count[side])
+                    __builtin_prefetch(&s->tt[2 * ((child_key(s, key, side, passes, next) ^ Z_SIDE ^
+                                                    Z_PASS[0] ^ Z_PASS[1]) & s->tt_mask)]);
+            }
             if (idx == count) {
                 if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
                 continue;
