@@ -819,7 +819,8 @@ static int decides(const Entry *e, int plies, int depth, int sc, int lo, int hi,
  * tile that fits nowhere, at this side's position after its pass (plies 2, key). The same
  * windows, re-search and node counts as search_child: the same tree, without the board update
  * (most plays of the hard endgames lead to a position the table holds: one order of the same
- * plays was searched before). 1 when the table decides the value (*v). */
+ * plays was searched before). 1 when the table decides the value (*v). With a limit of one
+ * pass nothing is stored after a pass (the pass ends the game), so plies 2 finds nothing. */
 static int known_child(Solver *s, const Node *n, uint64_t key, int plies, int sc, int *v) {
     if (n->depth < plies || n->ply + plies >= MAX_PLY) return 0;
     const Entry *e = probe(s, key);
