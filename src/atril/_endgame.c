@@ -685,6 +685,11 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
 static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
                    int beta);
 
+/* The key of the position after a pass, from one with `passes` in a row. */
+static inline uint64_t pass_key(uint64_t key, int passes) {
+    return key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[passes + 1];
+}
+
 /* The key of the position after play m (as try_move makes it, without making it). */
 static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, const Rec *m) {
     uint64_t h = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[0];
@@ -853,7 +858,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             s->nodes++;
             v = bound;
         } else {
-            s->hash = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[n->passes + 1];
+            s->hash = pass_key(n->hash0, n->passes);
             v = search_child(s, n, n->slot, n->passes + 1, 0);
             s->hash = n->hash0;
         }
@@ -880,8 +885,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
              * then; the root may pass anyway, but no play leads back to the root's board). */
             stuck = other_stuck(s, n->slot, side);
             if (left > 1 && stuck &&
-                known_child(s, n, child_key(s, n->hash0, side, n->passes, m) ^ Z_SIDE ^ Z_PASS[0] ^
-                                      Z_PASS[1], 2, sc, &v))
+                known_child(s, n, pass_key(child_key(s, n->hash0, side, n->passes, m), 0), 2, sc,
+                            &v))
                 goto tried;
             codes[0] = first_code(s->rack[opp]);
             if (left == 1) {
@@ -907,13 +912,14 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
          * nowhere (the peek found no play for it, and it was not read before), this side
          * after its pass. A child that draws the bag's tile and has one tile to play reads
          * no table: its entry is only fetched from memory while the board is updated */
-        uint64_t child = child_key(s, n->hash0, side, n->passes, m);
         if (s->rack_count[opp] > 1) {
-            if (known_child(s, n, child, 1, sc, &v)) goto tried;
+            if (known_child(s, n, child_key(s, n->hash0, side, n->passes, m), 1, sc, &v))
+                goto tried;
         } else if (s->bag >= 0) {
-            __builtin_prefetch(&s->tt[2 * (child & s->tt_mask)]);
+            __builtin_prefetch(&s->tt[2 * (child_key(s, n->hash0, side, n->passes, m) & s->tt_mask)]);
         } else if (code_opp >= 0 && !stuck &&
-                   known_child(s, n, child ^ Z_SIDE ^ Z_PASS[0] ^ Z_PASS[1], 2, sc, &v)) {
+                   known_child(s, n, pass_key(child_key(s, n->hash0, side, n->passes, m), 0), 2, sc,
+                               &v)) {
             goto tried;
         }
         copy_slot(s, slot, n->slot);
@@ -1068,7 +1074,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         if (out >= 0) return out + 2 * s->rack_value[opp];
         if (passes + 1 >= s->pass_limit) return s->rack_value[opp] - s->rack_value[side];
         if (depth > 0 && ply + 1 < MAX_PLY) {
-            s->hash = key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[passes + 1];
+            s->hash = pass_key(key, passes);
             int v = -negamax(s, ply + 1, slot, opp, passes + 1, depth - 1, -beta, -alpha);
             s->hash = key;
             return v;
@@ -1126,8 +1132,8 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
             if (ahead && i + 1 < count && o[i + 1] < count) {
                 const Rec *next = &s->list[ply][o[i + 1]];
                 if (next->nplaced + 1 < s->rack_count[side])
-                    __builtin_prefetch(&s->tt[2 * ((child_key(s, key, side, passes, next) ^ Z_SIDE ^
-                                                    Z_PASS[0] ^ Z_PASS[1]) & s->tt_mask)]);
+                    __builtin_prefetch(
+                        &s->tt[2 * (pass_key(child_key(s, key, side, passes, next), 0) & s->tt_mask)]);
             }
             if (idx == count) {
                 if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
