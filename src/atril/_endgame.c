@@ -224,6 +224,7 @@ typedef struct {
     size_t list_n[MAX_PLY + 1], list_cap[MAX_PLY + 1];
     uint32_t *order[MAX_PLY + 1]; /* per ply: move indexes in the order tried (n = the pass) */
     uint16_t *est[MAX_PLY + 1];
+    uint64_t *code[MAX_PLY + 1]; /* per ply: each move's code (encode), worked out once */
     size_t order_cap[MAX_PLY + 1];
     uint32_t count[EST_RANGE];
     uint64_t nodes, heuristic; /* heuristic: values given at the depth limit so far */
@@ -233,6 +234,7 @@ typedef struct {
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
+    uint64_t near[MAX_PLY + 1][7][4]; /* per way out: the squares a play must avoid (apart) */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
     /* the plays of a line by the line and the rack (see gen_moves) */
@@ -483,7 +485,8 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
  * other rack), then by score and by how many tiles they shed; the pass last. A counting sort
- * on the estimate: no comparisons, and the generator's order within equal estimates. */
+ * on the estimate: no comparisons, and the generator's order within equal estimates. Each
+ * move's code is kept (s->code) for the search that follows. */
 static int order_moves(Solver *s, int ply, int side) {
     const Rec *recs = s->list[ply];
     size_t n = s->list_n[ply];
@@ -491,18 +494,22 @@ static int order_moves(Solver *s, int ply, int side) {
         size_t cap = 2 * (n + 1);
         uint32_t *o = realloc(s->order[ply], cap * sizeof *o);
         uint16_t *e = realloc(s->est[ply], cap * sizeof *e);
+        uint64_t *c = realloc(s->code[ply], cap * sizeof *c);
         if (o) s->order[ply] = o;
         if (e) s->est[ply] = e;
-        if (!o || !e) return -1;
+        if (c) s->code[ply] = c;
+        if (!o || !e || !c) return -1;
         s->order_cap[ply] = cap;
     }
     uint32_t *o = s->order[ply], *count = s->count;
     uint16_t *est = s->est[ply];
+    uint64_t *code = s->code[ply];
     int out_bonus = 2 * s->rack_value[1 - side] + 100, lo = EST_RANGE, hi = 0;
     for (size_t i = 0; i < n; i++) {
         const Rec *m = &recs[i];
         int e = m->score + 2 * m->nplaced;
-        uint32_t h = s->hist[hist_slot(encode(m))];
+        code[i] = encode(m);
+        uint32_t h = s->hist[hist_slot(code[i])];
         if (h) e += 32 - __builtin_clz(h); /* log2 of the history: a tie-break, mostly */
         if (m->nplaced == s->rack_count[side] && s->bag < 0) e += out_bonus;
         if (e >= EST_RANGE) e = EST_RANGE - 1;
@@ -727,6 +734,31 @@ typedef struct {
     int outs_ready, nouts; /* the other side's plays that go out here: s->outs[ply] */
 } Node;
 
+/* The squares where a play of ours would change play o of the other side (its words or its
+ * score), as a mask: o's squares, and those whose cross-sets o would change (just past its
+ * word, just past the perpendicular run through each tile it places: crossings, which finds
+ * them without o on the board). Worked out once per node for each of its ways out. */
+static void near_squares(const Gen *g, const Rec *o, uint64_t mask[4]) {
+    int16_t near[SIZE + 2 + 2 * RACK_SIZE];
+    uint8_t tile[SIZE], dirs[2 + 2 * RACK_SIZE];
+    int nn = new_tiles(o, near, tile);
+    nn += crossings(g, o, dirs, near + nn);
+    memset(mask, 0, 4 * sizeof *mask);
+    for (int j = 0; j < nn; j++) mask[near[j] >> 6] |= 1ULL << (near[j] & 63);
+}
+
+/* Whether a play o of the other side stays as it is, the same words and score, after play m:
+ * m places no tile on the squares near_squares found for o. */
+static int apart(const Rec *m, const uint64_t near[4]) {
+    int step = m->dir == 0 ? 1 : SIZE, first = m->row * SIZE + m->col;
+    for (int i = 0; i < m->len; i++) {
+        if (!(m->tiles[i] & NEW_BIT)) continue;
+        int sq = first + i * step;
+        if (near[sq >> 6] >> (sq & 63) & 1) return 0;
+    }
+    return 1;
+}
+
 /* The other side's plays that would go out on this board, known without generating: the
  * plays that refuted a move one ply down (its killers, and the last four that went out),
  * checked here, and with one tile left, its best one-tile play. */
@@ -744,7 +776,7 @@ static void find_outs(Solver *s, Node *n) {
         if (!code || code == PASS_CODE || again) continue;
         Rec *o = &s->outs[n->ply][n->nouts];
         if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
-            n->nouts++;
+            near_squares(&s->gens[n->slot], o, s->near[n->ply][n->nouts++]);
     }
     if (s->rack_count[opp] == 1 && !s->rack[opp][0]) { /* its best one-tile play (see single) */
         int c = first_code(s->rack[opp]);
@@ -753,26 +785,13 @@ static void find_outs(Solver *s, Node *n) {
             for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
                 if (decode(&s->gens[n->slot], s->rack[opp], sq | dir << 8 | (uint64_t)c << 12,
                            &s->outs[n->ply][n->nouts])) {
+                    near_squares(&s->gens[n->slot], &s->outs[n->ply][n->nouts],
+                                 s->near[n->ply][n->nouts]);
                     n->nouts++;
                     break;
                 }
         }
     }
-}
-
-/* Whether play o (of the other side) stays as it is, the same words and score, after play m:
- * m places no tile on o's squares nor on the squares whose cross-sets o would change (just
- * past its word, just past the perpendicular run through each tile it places: crossings,
- * which finds them without o on the board). */
-static int apart(const Gen *g, const Rec *m, const Rec *o) {
-    int16_t msq[SIZE], near[SIZE + 2 + 2 * RACK_SIZE];
-    uint8_t tile[SIZE], dirs[2 + 2 * RACK_SIZE];
-    int nm = new_tiles(m, msq, tile), nn = new_tiles(o, near, tile);
-    nn += crossings(g, o, dirs, near + nn);
-    for (int i = 0; i < nm; i++)
-        for (int j = 0; j < nn; j++)
-            if (msq[i] == near[j]) return 0;
-    return 1;
 }
 
 /* An upper bound of our move's value when the other side can then go out with one of the
@@ -785,9 +804,8 @@ static int out_bound(Solver *s, Node *n, const Rec *m) {
     const Rec *outs = s->outs[n->ply];
     int best = INF, rest = s->rack_value[n->side] - (m ? placed_value(m) : 0);
     for (int k = 0; k < n->nouts; k++) {
-        if (m && !apart(&s->gens[n->slot], m, &outs[k])) continue;
         int bound = (m ? m->score : 0) - (outs[k].score + 2 * rest);
-        if (bound < best) best = bound;
+        if (bound < best && (!m || apart(m, s->near[n->ply][k]))) best = bound;
     }
     return best;
 }
@@ -1140,7 +1158,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
                 continue;
             }
             const Rec *m = &s->list[ply][idx];
-            uint64_t code = encode(m);
+            uint64_t code = s->code[ply][idx];
             if (n.ndone && already(&n, code)) continue;
             cut = try_move(s, &n, m, code);
         }
@@ -1343,6 +1361,7 @@ done:
         free(s.list[i]);
         free(s.order[i]);
         free(s.est[i]);
+        free(s.code[i]);
     }
     free(s.gens);
     free(s.tt);
