@@ -407,12 +407,17 @@ static void draw_bag(Solver *s, int side, int tile, int sign) {
     s->bag = sign > 0 ? -1 : tile;
 }
 
-/* The anchors of one line (an empty square next to a tile; the board is never empty here):
- * whether it has any. */
+/* The anchors of one line (an empty square next to a tile; the board is never empty here)
+ * where the rack has a letter the square's cross-set allows: whether it has any. Every play
+ * puts a tile on an anchor, so one the rack cannot fill is covered by no play (the walks from
+ * the anchors right of it stop there), and a line without the others has no play: with the
+ * small racks of an endgame, half the lines generated. */
 static int line_anchors(Gen *g, int dir, int line) {
     int any = 0;
+    uint32_t letters = g->rack[0] ? ALL_LETTERS : g->rack_mask;
     for (int p = 0; p < SIZE; p++) {
-        int sq = sq_of(dir, line, p), a = !g->board[sq] && touches_tile(g->board, sq);
+        int sq = sq_of(dir, line, p);
+        int a = (g->xset[dir][sq] & letters) && !g->board[sq] && touches_tile(g->board, sq);
         g->anchor[dir][sq] = (uint8_t)a;
         any |= a;
     }
