@@ -231,7 +231,7 @@ typedef struct {
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed;
-    uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two plays that refuted a move */
+    uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves (plays or the pass) that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
     uint64_t near[MAX_PLY + 1][7][4]; /* per way out: the squares a play must avoid (apart) */
@@ -980,7 +980,9 @@ tried:
         memmove(o + 1, o, (size_t)at * sizeof *o);
         o[0] = code;
     }
-    if (m && n->ply <= MAX_PLY && s->killer[n->ply][0] != code) {
+    /* the pass too: where one side holds tiles that fit nowhere, its pass refutes most moves
+     * one ply up, and tried first it saves generating the plays (there are often none) */
+    if (n->ply <= MAX_PLY && s->killer[n->ply][0] != code) {
         s->killer[n->ply][1] = s->killer[n->ply][0];
         s->killer[n->ply][0] = code;
     }
