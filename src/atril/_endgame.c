@@ -231,7 +231,7 @@ typedef struct {
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed;
-    uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves (plays or the pass) that refuted a move */
+    uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
     uint64_t near[MAX_PLY + 1][7][4]; /* per way out: the squares a play must avoid (apart) */
