@@ -235,23 +235,6 @@ def test_a_play_read_off_the_table_before_it_is_made():  # art. 45.2, 45.4
     agrees_with_minimax("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "DDQ", "ELRD")
 
 
-@pytest.mark.parametrize("board, mine, theirs", [
-    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "OSTQ", "RD"),
-    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXY", "VENE"),
-    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "NGDD", "IEE"),
-    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "QGED", "AM"),
-])
-def test_a_pass_that_refutes_a_play_is_played_out_without_the_board(board, mine, theirs):
-    # art. 45.2, 45.4
-    """A play that leaves its side one tile, where the other side would try the pass first, is
-    valued without making it: against the pass the last tile goes out (its best one-tile play,
-    peeked at) or the run of passes ends the game, and when that refutes the play the child's
-    table entry and killer are written as its search would. The values are the plain minimax's
-    (found among 1,500 random endgames: each case fails with one of the pass's value's sign,
-    the end by passes' sign, the child's window or the entry's bound wrong)."""
-    agrees_with_minimax(board, mine, theirs)
-
-
 def test_a_full_endgame_from_a_cgp():
     """7 tiles on each rack: the exact answer, the scores counted, a best line that is legal
     and adds up."""
