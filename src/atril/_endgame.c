@@ -1031,7 +1031,8 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
     s->nodes += count;
     /* Each child's entry is fetched from memory FETCH_AHEAD moves before it is read: these
-     * reads are most of a shallow iteration's time, and they need not wait on one another. */
+     * reads are most of a shallow iteration's time, and they need not wait on one another.
+     * The keys wait in a ring one longer than that, so the one read is not yet overwritten. */
     uint64_t keys[FETCH_AHEAD + 1];
     for (size_t i = 0; i < count + FETCH_AHEAD; i++) {
         if (i < count) {
