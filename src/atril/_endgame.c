@@ -680,6 +680,14 @@ static Entry *probe(Solver *s, uint64_t key) {
     return b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : NULL;
 }
 
+/* Whether entry e settles a search of `depth` plies in the window (alpha, beta): deep enough
+ * (or needing no guess), and exact or a bound outside the window. */
+static inline int settles(const Entry *e, int depth, int alpha, int beta) {
+    return (e->depth == EXACT_DEPTH || e->depth >= depth) &&
+           (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value >= beta) ||
+            (e->flag == TT_UPPER && e->value <= alpha));
+}
+
 static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint64_t move) {
     Entry *b = &s->tt[2 * (key & s->tt_mask)], *e;
     if (b[0].key == key || depth >= b[0].depth) {
@@ -833,13 +841,10 @@ static int search_child(Solver *s, const Node *n, int slot, int passes, int sc) 
  * other side's pass), decides the value of a play that scored sc in the node's window (lo, hi),
  * as negamax's probe there would: the value in *v. */
 static int decides(const Entry *e, int plies, int depth, int sc, int lo, int hi, int *v) {
-    int sign = plies == 1 ? -1 : 1, g = e->value;
+    int sign = plies == 1 ? -1 : 1;
     int alpha = sign < 0 ? sc - hi : lo - sc, beta = sign < 0 ? sc - lo : hi - sc;
-    if (e->depth != EXACT_DEPTH && e->depth < depth) return 0;
-    if (!(e->flag == TT_EXACT || (e->flag == TT_LOWER && g >= beta) ||
-          (e->flag == TT_UPPER && g <= alpha)))
-        return 0;
-    *v = sc + sign * g;
+    if (!settles(e, depth, alpha, beta)) return 0;
+    *v = sc + sign * e->value;
     return 1;
 }
 
@@ -1120,13 +1125,9 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     Entry *e = probe(s, key);
     if (e) {
         ttmove = e->move;
-        if (ply > 0 && (e->depth == EXACT_DEPTH || e->depth >= depth)) {
-            int v = e->value;
-            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
-                (e->flag == TT_UPPER && v <= alpha)) {
-                if (e->depth != EXACT_DEPTH) s->heuristic++;
-                return v;
-            }
+        if (ply > 0 && settles(e, depth, alpha, beta)) {
+            if (e->depth != EXACT_DEPTH) s->heuristic++;
+            return e->value;
         }
     }
     if (depth == 0 || ply >= MAX_PLY) {
