@@ -103,6 +103,36 @@ def replay_line(board: Board, racks, solution, limit: int, passes: int = 0) -> i
     raise AssertionError("the best line does not reach the end of the game")
 
 
+def plays(board, rack, lexicon) -> list[tuple[str, int]]:
+    return [(str(c.move), c.score) for c in movegen.generate(board, rack, lexicon)]
+
+
+@pytest.mark.parametrize("cgp", ENDGAMES)
+def test_the_endgame_lexicon_keeps_every_play(cgp):
+    """The search walks the lexicon cut down to the words the board can still form with the
+    endgame's tiles (``endgame_words``): each rack has the same plays with it as with the
+    whole lexicon, on the board and on the boards its plays make."""
+    position = Position(cgp)
+    first, second = position.racks
+    cut = endgame.endgame_words(position.board, [*first, *second], es09())
+    words_cut = set(cut.words())
+    assert words_cut and len(words_cut) < es09().word_count // 10
+    assert all(es09().kwg.accepts(w) for w in words_cut)
+    assert plays(position.board, second, cut) == plays(position.board, second, es09())
+    found = movegen.generate(position.board, first, es09())
+    assert plays(position.board, first, cut) == [(str(c.move), c.score) for c in found]
+    for cand in list(found)[::max(1, len(found) // 12)]:
+        after = position.board.copy()
+        for sq, t in cand.placed:
+            after[sq] = t
+        left = list(first)
+        for t in cand.used:
+            left.remove(t)
+        for rack in (second, left):
+            if rack:
+                assert plays(after, rack, cut) == plays(after, rack, es09()), str(cand.move)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_search_agrees_with_plain_minimax(seed):
     for board, racks in small_cases(4, seed):

@@ -16,6 +16,9 @@
  *       `seconds` or `max_nodes`, 0 = no limit, and value and pv are those of the deepest
  *       search completed); pv: the principal variation as packed move records (a pass is a
  *       KIND_PASS record), the best move first.
+ *   words(board, pool, nodes, masks) -> bytes
+ *       the words that can still be formed on the board with tiles of the pool (29 counts),
+ *       separated by 0 bytes, repeated: what the endgame's own lexicon is built from.
  *
  * A search depth counts plies (a pass is one). A node at the depth limit that is not the end
  * of the game gets a heuristic value and makes the iteration inexact; the transposition table
@@ -1399,9 +1402,130 @@ done:
     return out;
 }
 
+/* ---- the words an endgame can form ------------------------------------------------------ */
+
+/* Every word that can still be formed on a board whose empty squares are filled only from a
+ * pool of tiles (both racks, and a tile in the bag): on some line, a run of squares with an
+ * empty square or the edge at each end, each square either a tile of the board or a tile of
+ * the pool (a blank for any letter), the pool's tiles used at most once each, one at least.
+ * The endgame only ever forms such words, so the lexicon cut down to them gives the same
+ * plays and cross-sets, and the move generator walks a far smaller graph. */
+typedef struct {
+    const Nodes *k;
+    uint8_t line[SIZE], pool[NCODES], word[SIZE];
+    uint32_t pool_mask; /* letters with tiles in the pool (blanks apart) */
+    uint8_t *out;
+    size_t len, cap;
+    int failed;
+} Words;
+
+static void words_emit(Words *w, int n) {
+    if (w->len + (size_t)n + 1 > w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : (size_t)1 << 16;
+        while (cap < w->len + (size_t)n + 1) cap *= 2;
+        uint8_t *b = realloc(w->out, cap);
+        if (!b) {
+            w->failed = 1;
+            return;
+        }
+        w->out = b;
+        w->cap = cap;
+    }
+    if (w->len) w->out[w->len++] = 0;
+    memcpy(w->out + w->len, w->word, (size_t)n);
+    w->len += (size_t)n;
+}
+
+static void words_at(Words *w, int pos, uint32_t arc, int n, int fresh);
+
+/* After the letter at `pos` (DAWG node j, n letters so far, `fresh` of them from the pool). */
+static void words_next(Words *w, int pos, uint32_t j, int n, int fresh) {
+    if (fresh && accepts(w->k, j) && (pos == SIZE - 1 || !w->line[pos + 1])) words_emit(w, n);
+    uint32_t a = arc_of(w->k, j);
+    if (pos < SIZE - 1 && a && !w->failed) words_at(w, pos + 1, a, n, fresh);
+}
+
+static void words_at(Words *w, int pos, uint32_t arc, int n, int fresh) {
+    uint32_t list = w->k->m[arc];
+    uint8_t t = w->line[pos];
+    if (t) {
+        uint32_t l = t & LETTER_MASK;
+        if (!((list >> l) & 1)) return;
+        w->word[n] = (uint8_t)l;
+        words_next(w, pos, nth(arc, list, l), n + 1, fresh);
+        return;
+    }
+    /* a letter with a tile of its own in the pool uses it, else a blank: when the pool can
+     * spell the word at all, taking its own tiles first can */
+    for (uint32_t todo = list & (w->pool[0] ? ALL_LETTERS : w->pool_mask); todo; todo &= todo - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(todo);
+        int code = w->pool[l] ? (int)l : 0;
+        if (!--w->pool[code] && code) w->pool_mask &= ~(1u << code);
+        w->word[n] = (uint8_t)l;
+        words_next(w, pos, nth(arc, list, l), n + 1, fresh + 1);
+        if (!w->pool[code]++ && code) w->pool_mask |= 1u << code;
+    }
+}
+
+static PyObject *py_words(PyObject *self, PyObject *args) {
+    PyObject *ob, *op, *onodes, *omasks;
+    if (!PyArg_ParseTuple(args, "OOOO", &ob, &op, &onodes, &omasks)) return NULL;
+    Buf board = {0}, pool = {0}, nodes = {0}, masks = {0};
+    PyObject *out = NULL;
+    Nodes k;
+    Words w;
+    memset(&w, 0, sizeof w);
+    if (get_buf(ob, &board, "tablero") < 0 || get_buf(op, &pool, "fichas") < 0 ||
+        get_buf(onodes, &nodes, "kwg") < 0 || get_buf(omasks, &masks, "kwg") < 0)
+        goto done;
+    if (board.buf.len != NSQ || pool.buf.len != NCODES) {
+        PyErr_SetString(PyExc_ValueError, "tablero de 225 casillas y 29 cuentas de fichas");
+        goto done;
+    }
+    const uint8_t *b = board.buf.buf;
+    for (int sq = 0; sq < NSQ; sq++) {
+        uint8_t l = b[sq] & (uint8_t)~BLANK_BIT;
+        if (b[sq] && (l < 1 || l >= NCODES)) {
+            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
+            goto done;
+        }
+    }
+    if (nodes.buf.len < 8 || nodes.buf.len % 4 || masks.buf.len != nodes.buf.len) {
+        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
+        goto done;
+    }
+    k.v = nodes.buf.buf;
+    k.m = masks.buf.buf;
+    k.n = (uint32_t)(nodes.buf.len / 4);
+    w.k = &k;
+    for (int c = 0; c < NCODES; c++) {
+        w.pool[c] = ((const uint8_t *)pool.buf.buf)[c];
+        if (c && w.pool[c]) w.pool_mask |= 1u << c;
+    }
+    uint32_t root = arc_of(&k, 0);
+    Py_BEGIN_ALLOW_THREADS
+    for (int dir = 0; dir < 2 && root; dir++)
+        for (int line = 0; line < SIZE; line++) {
+            for (int p = 0; p < SIZE; p++) w.line[p] = b[sq_of(dir, line, p)];
+            for (int p = 0; p < SIZE && !w.failed; p++)
+                if (p == 0 || !w.line[p - 1]) words_at(&w, p, root, 0, 0);
+        }
+    Py_END_ALLOW_THREADS
+    if (w.failed) PyErr_NoMemory();
+    else out = PyBytes_FromStringAndSize((const char *)w.out, (Py_ssize_t)w.len);
+done:
+    free(w.out);
+    release(&board);
+    release(&pool);
+    release(&nodes);
+    release(&masks);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "Tile values, premium maps and the bingo bonus (from atril)."},
     {"solve", py_solve, METH_VARARGS, "The exact endgame: value, exactness, nodes, depth, best line."},
+    {"words", py_words, METH_VARARGS, "The words a board and a pool of tiles can still form."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,3 +11,7 @@ def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks:
           bag: int = -1, /) -> tuple[int, int, int, int, bytes]:
     """(value, exact, nodes, depth, best line as packed move records); ``rack_a`` moves first;
     ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty)."""
+
+def words(squares: Buffer, pool: Buffer, nodes: Buffer, masks: Buffer, /) -> bytes:
+    """The words the board can still form with tiles of the pool (29 counts, index 0 the
+    blanks), as tile bytes separated by 0, some repeated."""
