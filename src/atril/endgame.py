@@ -160,16 +160,18 @@ def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_l
     checked them (the pre-endgame, the player); ``spread`` is the value. ``bag``: the one
     tile left in the bag, which the next play draws (then nobody can go out before it).
     ``words``: the lexicon cut down by ``endgame_words`` for this board or one it came from
-    (made here when not given)."""
+    (made here when not given, within ``seconds``: a player's clock counts it)."""
     start = time.perf_counter()
     if words is None:
         words = endgame_words(board, [*racks[0], *racks[1], *([] if bag is None else [bag])],
                               lexicon)
+    limit = 0.0  # none
+    if seconds:
+        limit = max(seconds - (time.perf_counter() - start), 0.001)
     counts = [bytes(Rack(r).counts()) for r in racks]
     value, exact, nodes, depth, line = _native.solve(
         board.squares, counts[0], counts[1], words.nodes, words.child_masks, pass_limit, passes,
-        float(seconds or 0.0), int(max_nodes or 0), _table_bits(racks),
-        -1 if bag is None else bag)
+        limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag)
     elapsed = time.perf_counter() - start
     pv = _line(line, racks, bag)
     if not pv:  # stopped before a first answer: the pass is always legal
