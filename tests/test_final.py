@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atril import endgame, movegen, reference
+from atril import _endgame, endgame, movegen, reference
 from atril import tiles as T
 from atril.board import Board
 from atril.cli import main
@@ -131,6 +131,18 @@ def test_the_endgame_lexicon_keeps_every_play(cgp):
         for rack in (second, left):
             if rack:
                 assert plays(after, rack, cut) == plays(after, rack, es09()), str(cand.move)
+
+
+def test_the_endgame_lexicon_refuses_what_no_endgame_holds():
+    """More tiles than two racks and the bag's one, or a code that is no tile, get a clear
+    error (the walk would take ages or read past the counts), never a crash of the C walk."""
+    board = Position(ENDGAMES[0]).board
+    for tiles in ([T.BLANK] * 16, [-1], [T.ALPHABET_SIZE]):
+        with pytest.raises(InvalidPositionError, match="como mucho 15 fichas"):
+            endgame.endgame_words(board, tiles, es09())
+    with pytest.raises(ValueError, match="como mucho 15 fichas"):
+        _endgame.words(board.squares, bytes([16] + [0] * 28), es09().kwg.nodes,
+                       es09().kwg.child_masks)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -1498,9 +1498,15 @@ static PyObject *py_words(PyObject *self, PyObject *args) {
     k.m = masks.buf.buf;
     k.n = (uint32_t)(nodes.buf.len / 4);
     w.k = &k;
+    int total = 0;
     for (int c = 0; c < NCODES; c++) {
         w.pool[c] = ((const uint8_t *)pool.buf.buf)[c];
+        total += w.pool[c];
         if (c && w.pool[c]) w.pool_mask |= 1u << c;
+    }
+    if (total > 2 * RACK_SIZE + 1) { /* two racks and the bag's tile: more would take ages */
+        PyErr_SetString(PyExc_ValueError, "como mucho 15 fichas: dos atriles y la de la bolsa");
+        goto done;
     }
     uint32_t root = arc_of(&k, 0);
     Py_BEGIN_ALLOW_THREADS

@@ -186,6 +186,10 @@ def endgame_words(board: Board, tiles: Sequence[int], lexicon) -> Kwg:
     finds the same plays and cross-sets over a graph of thousands of words, not hundreds of
     thousands (6 % less time on the bench's endgames). It holds for the boards that come from
     this one by plays of these tiles too: the pre-endgame makes it once for all its endgames."""
+    if len(tiles) > 2 * T.RACK_SIZE + 1 or not all(0 <= t < T.ALPHABET_SIZE for t in tiles):
+        raise InvalidPositionError(
+            _("un final tiene como mucho {most} fichas (dos atriles y la de la bolsa), cada una "
+              "con un código de ficha").format(most=2 * T.RACK_SIZE + 1))
     pool = [0] * T.ALPHABET_SIZE
     for t in tiles:
         pool[t] += 1
