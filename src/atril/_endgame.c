@@ -1318,20 +1318,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "límites de la búsqueda fuera de rango");
         goto done;
     }
-    for (int sq = 0; sq < NSQ; sq++) {
-        uint8_t t = ((const uint8_t *)board.buf.buf)[sq], l = t & (uint8_t)~BLANK_BIT;
-        if (t && (l < 1 || l >= NCODES)) {
-            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
-            goto done;
-        }
-    }
-    if (nodes.buf.len < 8 || nodes.buf.len % 4 || masks.buf.len != nodes.buf.len) {
-        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
-        goto done;
-    }
-    s.k.v = nodes.buf.buf;
-    s.k.m = masks.buf.buf;
-    s.k.n = (uint32_t)(nodes.buf.len / 4);
+    if (!board_valid(board.buf.buf) || read_kwg(&nodes, &masks, &s.k) < 0) goto done;
     s.pass_limit = pass_limit;
     s.max_nodes = max_nodes;
     s.tt_mask = ((uint64_t)1 << (tt_bits - 1)) - 1; /* buckets of two */
@@ -1483,20 +1470,7 @@ static PyObject *py_words(PyObject *self, PyObject *args) {
         goto done;
     }
     const uint8_t *b = board.buf.buf;
-    for (int sq = 0; sq < NSQ; sq++) {
-        uint8_t l = b[sq] & (uint8_t)~BLANK_BIT;
-        if (b[sq] && (l < 1 || l >= NCODES)) {
-            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
-            goto done;
-        }
-    }
-    if (nodes.buf.len < 8 || nodes.buf.len % 4 || masks.buf.len != nodes.buf.len) {
-        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
-        goto done;
-    }
-    k.v = nodes.buf.buf;
-    k.m = masks.buf.buf;
-    k.n = (uint32_t)(nodes.buf.len / 4);
+    if (!board_valid(b) || read_kwg(&nodes, &masks, &k) < 0) goto done;
     w.k = &k;
     int total = 0;
     for (int c = 0; c < NCODES; c++) {

@@ -63,20 +63,7 @@ static int setup_gen(Gen *g, Inputs *in, PyObject *ob, PyObject *orack, PyObject
             return -1;
         }
     }
-    for (int sq = 0; sq < NSQ; sq++) {
-        uint8_t t = g->board[sq], l = t & (uint8_t)~BLANK_BIT;
-        if (t && (l < 1 || l >= NCODES)) {
-            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
-            return -1;
-        }
-    }
-    if (nodes->buf.len < 8 || nodes->buf.len % 4 || masks->buf.len != nodes->buf.len) {
-        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
-        return -1;
-    }
-    g->k.v = nodes->buf.buf;
-    g->k.m = masks->buf.buf;
-    g->k.n = (uint32_t)(nodes->buf.len / 4);
+    if (!board_valid(g->board) || read_kwg(nodes, masks, &g->k) < 0) return -1;
     set_radix(g);
     return 0;
 }

@@ -804,6 +804,32 @@ static void release(Buf *b) {
     b->held = 0;
 }
 
+/* Whether each of the NSQ squares holds nothing or a tile code (a blank's letter flagged);
+ * else the error is set. */
+static int board_valid(const uint8_t *board) {
+    for (int sq = 0; sq < NSQ; sq++) {
+        uint8_t t = board[sq], l = t & (uint8_t)~BLANK_BIT;
+        if (t && (l < 1 || l >= NCODES)) {
+            PyErr_SetString(PyExc_ValueError, "código de ficha no válido en el tablero");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The graph from its buffers (at least two nodes, a mask per node): 0, or -1 with the error
+ * set. The nodes themselves must have passed atril._kwg.check. */
+static int read_kwg(const Buf *nodes, const Buf *masks, Nodes *k) {
+    if (nodes->buf.len < 8 || nodes->buf.len % 4 || masks->buf.len != nodes->buf.len) {
+        PyErr_SetString(PyExc_ValueError, "kwg: al menos dos nodos y una máscara por nodo");
+        return -1;
+    }
+    k->v = nodes->buf.buf;
+    k->m = masks->buf.buf;
+    k->n = (uint32_t)(nodes->buf.len / 4);
+    return 0;
+}
+
 /* Sort by score desc with a counting pass, then each run of equal scores canonically. */
 static int sort_recs(Gen *g) {
     size_t n = g->nrecs;
