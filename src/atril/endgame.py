@@ -54,9 +54,9 @@ __all__ = ["PreCandidate", "Solution", "endgame_words", "pass_limit", "preendgam
 
 movegen.configure(_native)
 
-#: transposition table: 2**TT_BITS entries of 24 bytes (96 MiB, allocated per search; the
-#: remembered plays of lines and cross-sets take another 36 MiB at this size).
-TT_BITS = 22
+#: transposition table: 2**TT_BITS entries of 16 bytes (256 MiB, mapped per search and
+#: touched as used; the remembered plays of lines and cross-sets take another 36 MiB).
+TT_BITS = 24
 
 
 @dataclass(frozen=True)
@@ -198,8 +198,8 @@ def endgame_words(board: Board, tiles: Sequence[int], lexicon) -> Kwg:
 
 
 def _table_bits(racks: Sequence[Sequence[int]]) -> int:
-    """A table the size of the problem: small endgames (the pre-endgame solves hundreds) need
-    not clear 96 MiB each time."""
+    """A table the size of the problem: small endgames (the tests solve thousands) need not
+    map 256 MiB each time."""
     return min(TT_BITS, 12 + len(racks[0]) + len(racks[1]))
 
 
