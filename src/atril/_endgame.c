@@ -71,7 +71,7 @@ typedef struct {
  * compared from 2^16 buckets on, 56 at the least, 2^8), the move (54 bits, see encode), the
  * flag and the rank (see rank_of) in the other; both 0: empty. */
 typedef struct {
-    uint64_t key_value, move_flag_depth;
+    uint64_t key_value, move_flag_rank;
 } Stored;
 
 #define KEY_CHECK(key) ((key) & ~(uint64_t)0xFFFF)
@@ -704,8 +704,8 @@ static inline Stored *bucket(const Solver *s, uint64_t key) {
 static int probe(const Solver *s, uint64_t key, Entry *e) {
     const Stored *b = bucket(s, key);
     for (int i = 0; i < BUCKET; i++)
-        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_depth) {
-            uint64_t w = b[i].move_flag_depth;
+        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_rank) {
+            uint64_t w = b[i].move_flag_rank;
             e->value = (int16_t)(b[i].key_value & 0xFFFF);
             e->move = w & ((1ULL << MOVE_BITS) - 1);
             if (e->move == PASS_STORED) e->move = PASS_CODE;
@@ -740,16 +740,16 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
     Stored *b = bucket(s, key);
     int out = -1;
     for (int i = 0; i < BUCKET && out < 0; i++)
-        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_depth) out = i;
+        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_rank) out = i;
     if (out < 0) {
         out = BUCKET - 1;
         for (int i = BUCKET - 2; i >= 0; i--)
-            if (b[i].move_flag_depth >> 56 < b[out].move_flag_depth >> 56) out = i;
+            if (b[i].move_flag_rank >> 56 < b[out].move_flag_rank >> 56) out = i;
     }
     memmove(b + 1, b, (size_t)out * sizeof *b);
     b[0].key_value = KEY_CHECK(key) | (uint16_t)(int16_t)value;
     if (move == PASS_CODE) move = PASS_STORED;
-    b[0].move_flag_depth = move | (uint64_t)flag << MOVE_BITS | rank_of(depth, work) << 56;
+    b[0].move_flag_rank = move | (uint64_t)flag << MOVE_BITS | rank_of(depth, work) << 56;
 }
 
 static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
