@@ -795,6 +795,8 @@ typedef struct {
     uint64_t best_move, hash0, done[3];
     int ndone;
     int outs_ready, nouts; /* the other side's plays that go out here: s->outs[ply] */
+    const Rec *ahead;       /* the next play, whose key after it and the pass is ahead_key */
+    uint64_t ahead_key;
 } Node;
 
 /* The squares where a play of ours would change play o of the other side (its words or its
@@ -963,8 +965,10 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
              * then; the root may pass anyway, but no play leads back to the root's board). */
             stuck = other_stuck(s, n->slot, side);
             if (left > 1 && stuck &&
-                known_child(s, n, pass_key(child_key(s, n->hash0, side, n->passes, m), 0), 2, sc,
-                            &v))
+                known_child(s, n,
+                            m == n->ahead ? n->ahead_key
+                                          : pass_key(child_key(s, n->hash0, side, n->passes, m), 0),
+                            2, sc, &v))
                 goto tried;
             codes[0] = first_code(s->rack[opp]);
             if (left == 1) {
@@ -1089,8 +1093,9 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
      * The keys wait in a ring one longer than that, so the one read is not yet overwritten. */
     uint64_t keys[FETCH_AHEAD + 1];
     for (size_t i = 0; i < count + FETCH_AHEAD; i++) {
-        if (i < count) {
-            uint64_t k = child_key(s, key, side, passes, &recs[i]);
+        if (i < count && !(recs[i].nplaced == s->rack_count[side] && s->bag < 0)) {
+            uint64_t k = child_key(s, key, side, passes, &recs[i]); /* (a play that goes out
+                                                                     * reads no table) */
             keys[i % (FETCH_AHEAD + 1)] = k;
             __builtin_prefetch(bucket(s, k));
         }
@@ -1184,7 +1189,8 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         return heuristic(s, side);
     }
     if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
-    Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0};
+    Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0,
+              NULL, 0};
     uint64_t heuristic0 = s->heuristic;
     /* Moves known before generating: a cutoff from one of them saves the generation. A pass
      * among the killers comes after the plays known (tried first, where it failed to cut it
@@ -1223,8 +1229,11 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
             size_t idx = o[i];
             if (ahead && i + 1 < count && o[i + 1] < count) {
                 const Rec *next = &s->list[ply][o[i + 1]];
-                if (next->nplaced + 1 < s->rack_count[side])
-                    __builtin_prefetch(bucket(s, pass_key(child_key(s, key, side, passes, next), 0)));
+                if (next->nplaced + 1 < s->rack_count[side]) {
+                    n.ahead = next;
+                    n.ahead_key = pass_key(child_key(s, key, side, passes, next), 0);
+                    __builtin_prefetch(bucket(s, n.ahead_key));
+                }
             }
             if (idx == count) {
                 if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
