@@ -399,6 +399,12 @@ static void copy_slot(Solver *s, int to, int from) {
 /* The rack code of a placed tile: a blank is code 0 whatever letter it stands for. */
 static inline int rack_code(uint8_t t) { return t & BLANK_BIT ? 0 : t & LETTER_MASK; }
 
+/* Whether play m of `side` empties its rack and so ends the game (art. 45.4): with a tile in
+ * the bag the play draws it instead. */
+static inline int goes_out(const Solver *s, const Rec *m, int side) {
+    return m->nplaced == s->rack_count[side] && s->bag < 0;
+}
+
 /* The lowest code a rack holds (its only one, for a rack of one tile). */
 static inline int first_code(const uint8_t *rack) {
     int c = 0;
@@ -539,7 +545,7 @@ static int order_moves(Solver *s, int ply, int side) {
         code[i] = encode(m);
         uint32_t h = s->hist[hist_slot(code[i])];
         if (h) e += 32 - __builtin_clz(h); /* log2 of the history: a tie-break, mostly */
-        if (m->nplaced == s->rack_count[side] && s->bag < 0) e += out_bonus;
+        if (goes_out(s, m, side)) e += out_bonus;
         if (e >= EST_RANGE) e = EST_RANGE - 1;
         est[i] = (uint16_t)e;
         if (e < lo) lo = e;
@@ -700,11 +706,16 @@ static inline Stored *bucket(const Solver *s, uint64_t key) {
     return &s->tt[BUCKET * (key & s->tt_mask)];
 }
 
+/* Whether stored entry b is key's (an empty one is no key's). */
+static inline int holds(const Stored *b, uint64_t key) {
+    return KEY_CHECK(b->key_value) == KEY_CHECK(key) && b->move_flag_rank;
+}
+
 /* The table's entry for key, in *e: 1 if it has one. */
 static int probe(const Solver *s, uint64_t key, Entry *e) {
     const Stored *b = bucket(s, key);
     for (int i = 0; i < BUCKET; i++)
-        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_rank) {
+        if (holds(&b[i], key)) {
             uint64_t w = b[i].move_flag_rank;
             e->value = (int16_t)(b[i].key_value & 0xFFFF);
             e->move = w & ((1ULL << MOVE_BITS) - 1);
@@ -740,7 +751,7 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
     Stored *b = bucket(s, key);
     int out = -1;
     for (int i = 0; i < BUCKET && out < 0; i++)
-        if (KEY_CHECK(b[i].key_value) == KEY_CHECK(key) && b[i].move_flag_rank) out = i;
+        if (holds(&b[i], key)) out = i;
     if (out < 0) {
         out = BUCKET - 1;
         for (int i = BUCKET - 2; i >= 0; i--)
@@ -840,7 +851,7 @@ static void find_outs(Solver *s, Node *n) {
         for (int j = 0; j < k; j++) again |= known[j] == code;
         if (!code || code == PASS_CODE || again) continue;
         Rec *o = &s->outs[n->ply][n->nouts];
-        if (decode(&s->gens[n->slot], s->rack[opp], code, o) && o->nplaced == s->rack_count[opp])
+        if (decode(&s->gens[n->slot], s->rack[opp], code, o) && goes_out(s, o, opp))
             near_squares(&s->gens[n->slot], o, s->near[n->ply][n->nouts++]);
     }
     if (s->rack_count[opp] == 1 && !s->rack[opp][0]) { /* its best one-tile play (see single) */
@@ -942,7 +953,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             v = search_child(s, n, n->slot, n->passes + 1, 0);
             s->hash = n->hash0;
         }
-    } else if (m->nplaced == s->rack_count[side] && s->bag < 0) {
+    } else if (goes_out(s, m, side)) {
         /* out (art. 45.4): the other rack's value, gained and lost: twice over the spread */
         v = m->score + 2 * s->rack_value[opp];
     } else {
@@ -1031,7 +1042,7 @@ tried:
     }
     if (v > n->a) n->a = v;
     if (n->a < n->beta) return 0;
-    if (m && n->ply <= MAX_PLY && m->nplaced == s->rack_count[side] && s->bag < 0) {
+    if (m && n->ply <= MAX_PLY && goes_out(s, m, side)) {
         uint64_t *o = s->out_killer[n->ply]; /* most recent first, each once */
         int at = 3;
         for (int j = 0; j < 3; j++)
@@ -1093,22 +1104,20 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
      * The keys wait in a ring one longer than that, so the one read is not yet overwritten. */
     uint64_t keys[FETCH_AHEAD + 1];
     for (size_t i = 0; i < count + FETCH_AHEAD; i++) {
-        if (i < count && !(recs[i].nplaced == s->rack_count[side] && s->bag < 0)) {
-            uint64_t k = child_key(s, key, side, passes, &recs[i]); /* (a play that goes out
-                                                                     * reads no table) */
+        if (i < count && !goes_out(s, &recs[i], side)) { /* (a play that goes out reads none) */
+            uint64_t k = child_key(s, key, side, passes, &recs[i]);
             keys[i % (FETCH_AHEAD + 1)] = k;
             __builtin_prefetch(bucket(s, k));
         }
         if (i < FETCH_AHEAD) continue;
         const Rec *m = &recs[i - FETCH_AHEAD];
-        uint64_t child = keys[(i - FETCH_AHEAD) % (FETCH_AHEAD + 1)];
-        if (m->nplaced == s->rack_count[side] && s->bag < 0) {
+        if (goes_out(s, m, side)) {
             int v = m->score + 2 * s->rack_value[opp];
             if (v > exact_best) exact_best = v, exact_move = encode(m);
             continue;
         }
         Entry e;
-        if (probe(s, child, &e) && e.depth == EXACT_DEPTH && e.flag == TT_EXACT) { /* solved */
+        if (probe(s, keys[(i - FETCH_AHEAD) % (FETCH_AHEAD + 1)], &e) && e.depth == EXACT_DEPTH && e.flag == TT_EXACT) { /* solved */
             int v = m->score - e.value;
             if (v > exact_best) exact_best = v, exact_move = encode(m);
             continue;
@@ -1318,7 +1327,7 @@ static int run(Solver *s, int passes, int *value, int *exact, int *depth, Line *
             if (passes + 1 >= s->pass_limit) break;
             passes++;
         } else {
-            if (m.nplaced == s->rack_count[side] && s->bag < 0) break;
+            if (goes_out(s, &m, side)) break;
             copy_slot(s, 1, 0);
             place(s, 1, &m, &s->board_hash);
             copy_slot(s, 0, 1);
