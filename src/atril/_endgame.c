@@ -958,7 +958,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
-        int seed = -1, seed_sq = -1, code_opp = -1, stuck = 0;
+        int seed = -1, seed_sq = -1, code_opp = -1, stuck = 0, placed = 0;
+        uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         int bound = out_bound(s, n, m);
         if (bound <= n->best) { /* the other side goes out after it: see out_bound */
             s->nodes++;
@@ -989,7 +990,17 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                     if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
                 codes[1] = first_code(rest);
             }
-            peek(s, n->slot, m, left == 1 ? 2 : 1, codes, best, sq);
+            if (left > 1 && stuck) {
+                /* its tile still fits nowhere, most likely: the play is made now, not peeked
+                 * at and then made (the same answer, single derives it from the changed
+                 * squares as the peek would, the cross-sets worked out once) */
+                copy_slot(s, slot, n->slot);
+                place(s, slot, m, &h);
+                placed = 1;
+                best[0] = single(s, slot, codes[0]);
+            } else {
+                peek(s, n->slot, m, left == 1 ? 2 : 1, codes, best, sq);
+            }
             if (best[0] >= 0 || left == 1) {
                 int out[2], value[2];
                 out[opp] = best[0];
@@ -999,7 +1010,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 v = sc - one_each(s, ply, opp, 0, d, out, value);
                 goto tried;
             }
-            seed = best[0], seed_sq = sq[0], code_opp = codes[0];
+            if (!placed) seed = best[0], seed_sq = sq[0], code_opp = codes[0];
         }
         /* the table first (known_child): the child, or, when the other side's tile fits
          * nowhere (the peek found no play for it, and it was not read before), this side
@@ -1015,9 +1026,10 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                                &v)) {
             goto tried;
         }
-        copy_slot(s, slot, n->slot);
-        uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
-        place(s, slot, m, &h);
+        if (!placed) {
+            copy_slot(s, slot, n->slot);
+            place(s, slot, m, &h);
+        }
         if (code_opp >= 0) { /* what the peek found, for the child's one-tile node */
             Slot *sl = &s->slots[slot];
             sl->single[code_opp] = (int16_t)seed;
