@@ -55,7 +55,6 @@
 /* The remembered lines' plays and cross-sets grow with the table up to this many bits, no
  * further: more measured no faster (the table itself does gain). */
 #define AUX_BITS 22
-#define FETCH_AHEAD 8 /* the frontier reads the table this many moves behind its fetches */
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 
@@ -1094,10 +1093,11 @@ static int try_known(Solver *s, Node *n, uint64_t code) {
 }
 
 /* One ply from the depth limit: every child's value is known without playing it (the end of
- * the game, a solved entry of the table, or the heuristic of the child), so the best is taken
- * straight from the move list, with no board updates: the frontier is most of the tree. The
- * exact values come first: when they alone reach beta, the guesses are not needed and the
- * node's bound is exact. */
+ * the game, or the heuristic of the child), so the best is taken straight from the move list,
+ * with no board updates: the frontier is most of the tree. The exact values come first: when
+ * they alone reach beta, the guesses are not needed and the node's bound is exact. The table
+ * is not read for the children: a solved child is rare this shallow, and the reads, one per
+ * play waiting on memory, were most of a shallow iteration's time (docs/ENDGAME.md). */
 static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta, uint64_t key) {
     if (gen_moves(s, ply, slot, side) < 0) {
         s->failed = s->stopped = 1;
@@ -1111,26 +1111,10 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
     uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
     s->nodes += count;
-    /* Each child's entry is fetched from memory FETCH_AHEAD moves before it is read: these
-     * reads are most of a shallow iteration's time, and they need not wait on one another.
-     * The keys wait in a ring one longer than that, so the one read is not yet overwritten. */
-    uint64_t keys[FETCH_AHEAD + 1];
-    for (size_t i = 0; i < count + FETCH_AHEAD; i++) {
-        if (i < count && !goes_out(s, &recs[i], side)) { /* (a play that goes out reads none) */
-            uint64_t k = child_key(s, key, side, passes, &recs[i]);
-            keys[i % (FETCH_AHEAD + 1)] = k;
-            __builtin_prefetch(bucket(s, k));
-        }
-        if (i < FETCH_AHEAD) continue;
-        const Rec *m = &recs[i - FETCH_AHEAD];
+    for (size_t i = 0; i < count; i++) {
+        const Rec *m = &recs[i];
         if (goes_out(s, m, side)) {
             int v = m->score + 2 * s->rack_value[opp];
-            if (v > exact_best) exact_best = v, exact_move = encode(m);
-            continue;
-        }
-        Entry e;
-        if (probe(s, keys[(i - FETCH_AHEAD) % (FETCH_AHEAD + 1)], &e) && e.depth == EXACT_DEPTH && e.flag == TT_EXACT) { /* solved */
-            int v = m->score - e.value;
             if (v > exact_best) exact_best = v, exact_move = encode(m);
             continue;
         }
