@@ -1139,7 +1139,8 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
 /* An upper bound of a node where this side has two tiles and the other side one tile (the bag
  * empty), its plays generated (s->list[ply]): whatever happens, this side gains at most what
  * its plays score and twice the other rack (45.4; the end by passes or the other side going
- * out give less). Its plays: both tiles at once (the best: pair), or one tile, then the other
+ * out give less), and the board changes only by its plays (the other side's one play ends the
+ * game). Its plays: both tiles at once (the best: pair), or one tile, then the other
  * on the board the first made: away from the first tile, the second scores at most its best
  * one-tile play here; through it, along the line the two share, the two put down at once make
  * a play here scoring at least the second's, so the two score at most pair and the first. The
@@ -1209,11 +1210,13 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
             s->failed = s->stopped = 1;
             return 0;
         }
-        /* Two tiles against a stuck one (fitting nowhere): this side plays on alone, and most
-         * such nodes fail low; pair_bound settles many without searching their moves (at every
-         * node of two tiles against one, measured: no faster). The known moves already tried
-         * score no more than the bound. */
-        if (ply > 0 && s->rack_count[side] == 2 && other_stuck(s, slot, side)) {
+        /* Two tiles against one: only this side's plays change the board (the other side's one
+         * tile ends the game when it is played), and most such nodes fail low; pair_bound
+         * settles many without searching their moves. Against a stuck tile (fitting nowhere)
+         * at first, since stop 27 against any one tile: 10 to 30 % fewer positions where the
+         * other side's tile can still go out. The known moves already tried score no more than
+         * the bound. */
+        if (ply > 0 && s->rack_count[side] == 2 && s->rack_count[1 - side] == 1 && s->bag < 0) {
             int bound = pair_bound(s, ply, slot, side);
             if (bound <= alpha) {
                 store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove,
