@@ -262,6 +262,22 @@ def test_two_tiles_against_a_stuck_one_play_on_alone(board, mine, theirs):  # ar
     agrees_with_minimax(board, mine, theirs)
 
 
+@pytest.mark.parametrize("board, mine, theirs", [
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXS", "FA"),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "QAL", "ZE"),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "AOA", "FR"),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "TBG", "EO"),
+])
+def test_two_tiles_against_one_that_can_still_go_out(board, mine, theirs):  # art. 45.4
+    """The same bound against one tile that still fits somewhere: its one play ends the game,
+    so only the two tiles' plays change the board, and the bound holds as against a stuck
+    tile. In these positions the search reaches such a node after the other side's play
+    leaves it one tile, and the bound decides there (each found to change the value with the
+    bound set far too low; a bound a few points low goes unnoticed, the bound lying well above
+    the values). The values are the plain minimax's."""
+    agrees_with_minimax(board, mine, theirs)
+
+
 def test_the_ruleset_sets_the_pass_limit():
     assert endgame.pass_limit("FISE2009") == 4
     assert endgame.pass_limit("FISE2004") == 4
