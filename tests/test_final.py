@@ -306,6 +306,20 @@ def test_a_full_endgame_from_a_cgp():
     assert set(data["best"]) == {"notation", "score", "placed"}
 
 
+def test_a_table_that_grows_keeps_the_answer(monkeypatch):
+    """A search starts with a small table (4 MiB) and grows it fourfold as it fills, its
+    entries moved over: the same value and a best line that adds up, as with a table held at
+    the starting size; the different count of positions shows that this one grew."""
+    position = Position(ENDGAMES[1])
+    grown = endgame.solve(position, es09())
+    monkeypatch.setattr(endgame, "TT_BITS", 18)  # the starting size, never grown
+    fixed = endgame.solve(position, es09())
+    assert grown.exact and fixed.exact
+    assert grown.value == fixed.value
+    assert replay_line(position.board, position.racks, grown, 4) == grown.value
+    assert grown.nodes != fixed.nodes
+
+
 def test_a_stopped_search_says_so():
     position = Position(ENDGAMES[2])
     solution = endgame.solve(position, es09(), max_nodes=2000)

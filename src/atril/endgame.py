@@ -54,8 +54,9 @@ __all__ = ["PreCandidate", "Solution", "endgame_words", "pass_limit", "preendgam
 
 movegen.configure(_native)
 
-#: transposition table: 2**TT_BITS entries of 16 bytes (256 MiB, mapped per search and
-#: touched as used; the remembered plays of lines and cross-sets take another 36 MiB).
+#: transposition table: at most 2**TT_BITS entries of 16 bytes (256 MiB; a search starts with
+#: 4 MiB and grows it sixteenfold as it fills; the remembered plays of lines and cross-sets take
+#: another 36 MiB at most).
 TT_BITS = 24
 
 
@@ -198,8 +199,8 @@ def endgame_words(board: Board, tiles: Sequence[int], lexicon) -> Kwg:
 
 
 def _table_bits(racks: Sequence[Sequence[int]]) -> int:
-    """A table the size of the problem: small endgames (the tests solve thousands) need not
-    map 256 MiB each time."""
+    """The most table the problem may need: small endgames (the tests solve thousands) need
+    no more than a few MiB for the plays they remember."""
     return min(TT_BITS, 12 + len(racks[0]) + len(racks[1]))
 
 
