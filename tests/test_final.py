@@ -307,9 +307,9 @@ def test_a_full_endgame_from_a_cgp():
 
 
 def test_a_table_that_grows_keeps_the_answer(monkeypatch):
-    """A search starts with a small table (4 MiB) and grows it fourfold as it fills, its
-    entries moved over: the same value and a best line that adds up, as with a table held at
-    the starting size; the different count of positions shows that this one grew."""
+    """A search uses the first 4 MiB of its table and widens it sixteenfold as it fills, its
+    entries moved over in place: the same value and a best line that adds up, as with a table
+    held at the starting size; the different count of positions shows that this one grew."""
     position = Position(ENDGAMES[1])
     grown = endgame.solve(position, es09())
     monkeypatch.setattr(endgame, "TT_BITS", 18)  # the starting size, never grown

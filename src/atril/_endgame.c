@@ -748,45 +748,41 @@ static inline uint64_t rank_of(int depth, uint64_t work) {
     return 128 + (uint64_t)(work ? 64 - __builtin_clzll(work) : 0);
 }
 
-static Stored *table_alloc(size_t bytes);
-static void table_free(Stored *tt, size_t bytes);
-
 static size_t table_bytes(uint64_t mask) {
     return BUCKET * ((size_t)mask + 1) * sizeof(Stored);
 }
 
-/* The table sixteen times larger (or as large as it may be), its entries moved over: a search
- * starts with a small table and grows it as it fills, so that the many small searches (the
- * pre-endgame's, the tests') do not each map and clear 256 MiB (0.05 s a search, and the first
- * in a process several tenths of a second where the memory is fresh). It grows once a
- * sixteenth of it is filled: early enough that the entries kept are nearly those the full
- * table would keep (the same count of positions within 0.1 %; grown at half full, one endgame
- * took 15 % more positions); sixteenfold, because moving the entries over costs time too (grown
- * fourfold, the searches of 2 s and more took 1 to 3 % longer). A key's low 16 bits are not
+/* The table sixteen times larger (or as large as it may be), in place, its entries moved
+ * over: the table's memory is mapped for its largest size, but a search starts using only its
+ * first 4 MiB and widens as it fills, so that the many small searches (the pre-endgame's, the
+ * tests') do not each touch, and so have cleared, 256 MiB (0.05 s a search, and the first in a
+ * process several tenths of a second where the memory is fresh). It grows once a sixteenth of
+ * it is filled: early enough that the entries kept are nearly those the full table would keep
+ * (the same count of positions within 0.1 %; grown at half full, one endgame took 15 % more
+ * positions); sixteenfold, since each growth moves every entry. A key's low 16 bits are not
  * kept in its entry but are its bucket's (from 2^16 buckets on), so each entry's key is whole
- * again; an old bucket's entries go to sixteen new ones, in their order. Where the memory
- * cannot be had, the table stays as it is. */
+ * again; the entries of bucket i go to buckets i, i + n, i + 2n... (n: the old count), which
+ * no other bucket's entries go to, in their order. */
 static void grow(Solver *s) {
     uint64_t mask = s->tt_mask, wide = ((mask + 1) << 4) - 1;
     if (wide > s->tt_max_mask) wide = s->tt_max_mask;
-    Stored *tt = wide > mask && mask >= 0xFFFF ? table_alloc(table_bytes(wide)) : NULL;
-    if (!tt) {
+    if (wide <= mask || mask < 0xFFFF) {
         s->tt_grow_at = UINT64_MAX;
         return;
     }
     for (uint64_t i = 0; i <= mask; i++) {
-        const Stored *b = &s->tt[BUCKET * i];
+        Stored *b = &s->tt[BUCKET * i], old[BUCKET];
+        memcpy(old, b, sizeof old);
+        memset(b, 0, sizeof old);
         for (int j = 0; j < BUCKET; j++) {
-            if (!b[j].move_flag_rank) continue;
-            uint64_t key = KEY_CHECK(b[j].key_value) | (i & 0xFFFF);
-            Stored *to = &tt[BUCKET * (key & wide)];
+            if (!old[j].move_flag_rank) continue;
+            uint64_t key = KEY_CHECK(old[j].key_value) | (i & 0xFFFF);
+            Stored *to = &s->tt[BUCKET * (key & wide)];
             int k = 0;
             while (to[k].move_flag_rank) k++;
-            to[k] = b[j];
+            to[k] = old[j];
         }
     }
-    table_free(s->tt, table_bytes(mask));
-    s->tt = tt;
     s->tt_mask = wide;
     s->tt_grow_at = wide < s->tt_max_mask ? (wide + 1) * BUCKET / 16 : UINT64_MAX;
 }
@@ -1462,7 +1458,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.tt_max_mask = ((uint64_t)1 << (tt_bits - 2)) - 1;
     s.tt_mask = ((uint64_t)1 << ((tt_bits < TT_START_BITS ? tt_bits : TT_START_BITS) - 2)) - 1;
     s.tt_grow_at = s.tt_mask < s.tt_max_mask ? (s.tt_mask + 1) * BUCKET / 16 : UINT64_MAX;
-    s.tt = table_alloc(table_bytes(s.tt_mask));
+    s.tt = table_alloc(table_bytes(s.tt_max_mask));
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
@@ -1519,7 +1515,7 @@ done:
         free(s.code[i]);
     }
     free(s.gens);
-    table_free(s.tt, table_bytes(s.tt_mask));
+    table_free(s.tt, table_bytes(s.tt_max_mask));
     free(s.hist);
     free(s.lines);
     free(s.lkey);
