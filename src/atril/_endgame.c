@@ -58,6 +58,7 @@
 /* The table's size at the start of a search, in bits of entries (see grow): 4 MiB, the least
  * from which its keys can be made whole again. */
 #define TT_START_BITS 18
+_Static_assert(TT_START_BITS - 2 >= 16, "grow needs 2^16 buckets to make the keys whole");
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 
@@ -752,6 +753,12 @@ static size_t table_bytes(uint64_t mask) {
     return BUCKET * ((size_t)mask + 1) * sizeof(Stored);
 }
 
+/* How many entries filled make a table of mask + 1 buckets grow (a sixteenth of it; see grow):
+ * never, once it is as large as it may be. */
+static inline uint64_t grow_point(uint64_t mask, uint64_t max_mask) {
+    return mask < max_mask ? (mask + 1) * BUCKET / 16 : UINT64_MAX;
+}
+
 /* The table sixteen times larger (or as large as it may be), in place, its entries moved
  * over: the table's memory is mapped for its largest size, but a search starts using only its
  * first 4 MiB and widens as it fills, so that the many small searches (the pre-endgame's, the
@@ -766,10 +773,6 @@ static size_t table_bytes(uint64_t mask) {
 static void grow(Solver *s) {
     uint64_t mask = s->tt_mask, wide = ((mask + 1) << 4) - 1;
     if (wide > s->tt_max_mask) wide = s->tt_max_mask;
-    if (wide <= mask || mask < 0xFFFF) {
-        s->tt_grow_at = UINT64_MAX;
-        return;
-    }
     for (uint64_t i = 0; i <= mask; i++) {
         Stored *b = &s->tt[BUCKET * i], old[BUCKET];
         memcpy(old, b, sizeof old);
@@ -784,7 +787,7 @@ static void grow(Solver *s) {
         }
     }
     s->tt_mask = wide;
-    s->tt_grow_at = wide < s->tt_max_mask ? (wide + 1) * BUCKET / 16 : UINT64_MAX;
+    s->tt_grow_at = grow_point(wide, s->tt_max_mask);
 }
 
 /* A bucket keeps its entries newest first; a new one goes first and pushes out the key's own
@@ -1457,7 +1460,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.max_nodes = max_nodes;
     s.tt_max_mask = ((uint64_t)1 << (tt_bits - 2)) - 1;
     s.tt_mask = ((uint64_t)1 << ((tt_bits < TT_START_BITS ? tt_bits : TT_START_BITS) - 2)) - 1;
-    s.tt_grow_at = s.tt_mask < s.tt_max_mask ? (s.tt_mask + 1) * BUCKET / 16 : UINT64_MAX;
+    s.tt_grow_at = grow_point(s.tt_mask, s.tt_max_mask);
     s.tt = table_alloc(table_bytes(s.tt_max_mask));
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
