@@ -45,6 +45,11 @@
 #define EXACT_DEPTH 255 /* a table entry whose value needed no heuristic: good at any depth */
 #define MAX_PASSES 16
 #define EST_RANGE 2048 /* move estimates, clamped to 0..EST_RANGE-1 for a counting sort */
+/* What a tile placed adds to a move's estimate (order_moves): about what an endgame play
+ * scores, so the plays that shed more tiles mostly come first. A refutation that sheds more
+ * leaves a smaller game below it to prove: 5 % fewer positions over the bench's endgames, 20 to
+ * 30 % in four, one more solved (stop 29; it was 2 a tile; 16 to 32 do the same as 24). */
+#define TILE_WEIGHT 24
 /* Iterative deepening goes one ply at a time up to SHALLOW, then searches to the end of the
  * game at once: the shallow iterations fill the table with good first moves, and a search to
  * the end stores only exact values, which the next deeper iteration would redo (measured on
@@ -523,9 +528,9 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
 }
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
- * other rack), then by score and by how many tiles they shed; the pass last. A counting sort
- * on the estimate: no comparisons, and the generator's order within equal estimates. Each
- * move's code is kept (s->code) for the search that follows. */
+ * other rack), then by score and the tiles they shed (TILE_WEIGHT each); the pass last. A
+ * counting sort on the estimate: no comparisons, and the generator's order within equal
+ * estimates. Each move's code is kept (s->code) for the search that follows. */
 static int order_moves(Solver *s, int ply, int side) {
     const Rec *recs = s->list[ply];
     size_t n = s->list_n[ply];
@@ -546,7 +551,7 @@ static int order_moves(Solver *s, int ply, int side) {
     int out_bonus = 2 * s->rack_value[1 - side] + 100, lo = EST_RANGE, hi = 0;
     for (size_t i = 0; i < n; i++) {
         const Rec *m = &recs[i];
-        int e = m->score + 2 * m->nplaced;
+        int e = m->score + TILE_WEIGHT * m->nplaced;
         code[i] = encode(m);
         uint32_t h = s->hist[hist_slot(code[i])];
         if (h) e += 32 - __builtin_clz(h); /* log2 of the history: a tie-break, mostly */
