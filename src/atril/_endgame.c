@@ -230,10 +230,11 @@ typedef struct {
     int16_t single[NCODES], single_sq[NCODES];
 } Slot;
 
-/* A line's plays for a rack: copies in the solver's arena. */
+/* A line's plays for one side: those of a rack (`bits`, see rack_bits) that holds every rack
+ * the side was asked for on that line so far, copied in the solver's arena. */
 typedef struct {
-    uint64_t line_key, rack_lo, rack_hi;
-    uint32_t off, n, stamp;
+    uint64_t line_key;
+    uint32_t side, bits, off, n, stamp;
 } LineEntry;
 
 typedef struct {
@@ -270,9 +271,13 @@ typedef struct {
     uint64_t near[MAX_PLY + 1][7][4]; /* per way out: the squares a play must avoid (apart) */
     uint64_t root_best;
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
-    /* the plays of a line by the line and the rack (see gen_moves) */
+    /* the plays of a line by the line and the side (see line_plays) */
+    uint8_t max_rack[2][NCODES]; /* each side's rack at the root, and the bag's tile */
+    uint8_t bit0[2][NCODES];     /* the first bit of each code's tiles in rack_bits */
     LineEntry *lines;
     uint64_t lines_mask;
+    Rec *walk; /* line_plays' walk */
+    size_t walk_cap;
     Rec *arena;
     size_t arena_used, arena_cap;
     uint32_t stamp; /* the arena's generation: entries of an older one are empty */
@@ -463,68 +468,113 @@ static int line_anchors(Gen *g, int dir, int line) {
     return any;
 }
 
-/* gen_moves's work, on a generator already holding the ply's list (see below). */
-static int gen_lines(Solver *s, Gen *g, uint64_t lkey[2][SIZE], int side) {
-    memcpy(g->rack, s->rack[side], NCODES);
+/* A rack of `side` as bits: of each code's tiles in its max_rack, the first as many as the
+ * rack holds. Every rack the side holds is part of max_rack, so a play fits a rack when the
+ * bits of the tiles it places are all among the rack's, and the union of two racks' bits is
+ * the bits of the smallest rack holding both. */
+static inline uint32_t rack_bits(const Solver *s, int side, const uint8_t *rack) {
+    uint32_t b = 0;
+    for (int c = 0; c < NCODES; c++)
+        if (rack[c]) b |= ((1u << rack[c]) - 1) << s->bit0[side][c];
+    return b;
+}
+
+static inline LineEntry *line_entry(const Solver *s, uint64_t key, int side) {
+    uint64_t mix = key ^ (uint64_t)side * 0x9E3779B97F4A7C15ULL;
+    return &s->lines[(mix ^ mix >> 29) & s->lines_mask];
+}
+
+/* The plays of `side` along one line for a rack holding the rack `have` (bits), each with the
+ * bits of the tiles it places in `tag`; NULL when out of memory. A line's plays depend only on
+ * its squares and the rack, and the plays of a smaller rack are those of a larger one whose
+ * tiles it holds, in the same order (its walk is part of the larger rack's walk). So each line
+ * is walked once per side for the union of the racks it was asked for, and a rack's plays are
+ * filtered from that list: a line comes back with many racks (in the bench's endgames, 40 to
+ * 270 racks a line), and a walk costs more than a filter. */
+static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key, int side,
+                             uint32_t have, uint32_t *n_out) {
+    LineEntry *e = line_entry(s, key, side);
+    uint32_t bits = have;
+    if (e->stamp == s->stamp && e->line_key == key && e->side == (uint32_t)side) {
+        if (!(have & ~e->bits)) {
+            *n_out = e->n;
+            return s->arena + e->off;
+        }
+        bits |= e->bits;
+    }
     g->rack_mask = 0;
-    g->ncodes = 0;
-    g->rack_key = 0;
-    set_radix(g);
+    g->rack_total = 0;
+    for (int c = 0; c < NCODES; c++) {
+        int n = __builtin_popcount(bits >> s->bit0[side][c] & ((1u << s->max_rack[side][c]) - 1));
+        g->rack[c] = (uint8_t)n;
+        g->rack_total += n;
+        if (n) g->rack_mask |= 1u << c;
+    }
+    g->recs = s->walk; /* the walk's own buffer, grown as it needs */
+    g->cap = s->walk_cap;
     g->nrecs = 0;
     g->topn = 0;
     g->at = g->reach = NULL;
     g->failed = 0;
-    uint64_t lo = 0, hi = 0;
-    for (int c = 0; c < 16; c++) lo |= (uint64_t)g->rack[c] << (4 * c);
-    for (int c = 16; c < NCODES; c++) hi |= (uint64_t)g->rack[c] << (4 * (c - 16));
-    uint64_t rack_mix = lo * 0xD6E8FEB86659FD93ULL ^ hi * 0xA0761D6478BD642FULL;
-    LineEntry *entry[2][SIZE];
-    for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
-        for (int line = 0; line < SIZE; line++) {
-            entry[dir][line] = &s->lines[(lkey[dir][line] ^ rack_mix) & s->lines_mask];
-            __builtin_prefetch(entry[dir][line]);
-        }
-    for (int dir = 0; dir < 2; dir++)
-        for (int line = 0; line < SIZE; line++) {
-            uint64_t key = lkey[dir][line];
-            LineEntry *e = entry[dir][line];
-            if (e->stamp == s->stamp && e->line_key == key && e->rack_lo == lo && e->rack_hi == hi) {
-                if (reserve(g, e->n) < 0) return -1;
-                memcpy(g->recs + g->nrecs, s->arena + e->off, e->n * sizeof(Rec));
-                g->nrecs += e->n;
-                continue;
-            }
-            size_t start = g->nrecs;
-            if (line_anchors(g, dir, line)) gen_line(g, dir, line);
-            if (g->failed) return -1;
-            size_t n = g->nrecs - start;
-            if (n > s->arena_cap) continue;
-            if (s->arena_used + n > s->arena_cap) { /* full: start again */
-                s->stamp++;
-                s->arena_used = 0;
-            }
-            memcpy(s->arena + s->arena_used, g->recs + start, n * sizeof(Rec));
-            *e = (LineEntry){key, lo, hi, (uint32_t)s->arena_used, (uint32_t)n, s->stamp};
-            s->arena_used += n;
-        }
-    return 0;
-}
-
-/* Every play of `side` on the slot's board, in the ply's list, line by line. A line's plays
- * depend only on its squares and the rack, and most lines of a node are as they were at its
- * grandparent (or at a cousin's, the same play having been made): their plays are copied from
- * the solver's arena, only the lines the last plays changed (or a new rack) are generated. */
-static int gen_moves(Solver *s, int ply, int slot, int side) {
-    Gen *g = &s->gens[slot];
-    g->recs = s->list[ply]; /* the ply's own list, on the slot's generator */
-    g->cap = s->list_cap[ply];
-    int rc = gen_lines(s, g, s->lkey[slot], side);
-    s->list[ply] = g->recs;
-    s->list_cap[ply] = g->cap;
-    s->list_n[ply] = g->nrecs;
+    if (line_anchors(g, dir, line)) gen_line(g, dir, line);
+    s->walk = g->recs;
+    s->walk_cap = g->cap;
     g->recs = NULL;
     g->cap = 0;
-    return rc;
+    if (g->failed) return NULL;
+    size_t n = g->nrecs;
+    for (size_t i = 0; i < n; i++) {
+        Rec *m = &s->walk[i];
+        uint8_t used[NCODES] = {0};
+        for (int j = 0; j < m->len; j++)
+            if (m->tiles[j] & NEW_BIT) used[rack_code(m->tiles[j])]++;
+        m->tag = rack_bits(s, side, used);
+    }
+    *n_out = (uint32_t)n;
+    if (n > s->arena_cap) return s->walk; /* too many to keep: used at once, walked again */
+    if (s->arena_used + n > s->arena_cap) { /* full: start again */
+        s->stamp++;
+        s->arena_used = 0;
+    }
+    Rec *out = s->arena + s->arena_used;
+    memcpy(out, s->walk, n * sizeof *out);
+    *e = (LineEntry){key, (uint32_t)side, bits, (uint32_t)s->arena_used, (uint32_t)n, s->stamp};
+    s->arena_used += n;
+    *n_out = (uint32_t)n;
+    return out;
+}
+
+/* Every play of `side` on the slot's board, in the ply's list, line by line: each line's
+ * plays filtered from line_plays (most lines of a node are as they were at its grandparent, or
+ * at a cousin's, the same play having been made, and only the lines the last plays changed are
+ * walked, once for all the racks that ask). 0, or -1 out of memory. */
+static int gen_moves(Solver *s, int ply, int slot, int side) {
+    Gen *g = &s->gens[slot];
+    const uint64_t(*lkey)[SIZE] = s->lkey[slot];
+    uint32_t have = rack_bits(s, side, s->rack[side]);
+    for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
+        for (int line = 0; line < SIZE; line++)
+            __builtin_prefetch(line_entry(s, lkey[dir][line], side));
+    size_t n = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int line = 0; line < SIZE; line++) {
+            uint32_t wn;
+            const Rec *w = line_plays(s, g, dir, line, lkey[dir][line], side, have, &wn);
+            if (!w) return -1;
+            if (n + wn > s->list_cap[ply]) {
+                size_t cap = s->list_cap[ply] ? s->list_cap[ply] : 1024;
+                while (cap < n + wn) cap *= 2;
+                Rec *v = realloc(s->list[ply], cap * sizeof *v);
+                if (!v) return -1;
+                s->list[ply] = v;
+                s->list_cap[ply] = cap;
+            }
+            Rec *out = s->list[ply];
+            for (uint32_t i = 0; i < wn; i++)
+                if (!(w[i].tag & ~have)) out[n++] = w[i];
+        }
+    s->list_n[ply] = n;
+    return 0;
 }
 
 /* The moves of the ply, best guess first: plays that go out (with what they gain from the
@@ -1474,9 +1524,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int aux = tt_bits < AUX_BITS ? tt_bits : AUX_BITS;
     s.cross.mask = ((uint64_t)1 << (aux - 6)) - 1;
     s.cross.table = calloc((size_t)s.cross.mask + 1, sizeof *s.cross.table);
-    s.lines_mask = ((uint64_t)1 << (aux - 6)) - 1;
+    s.lines_mask = ((uint64_t)1 << (aux - 4)) - 1;
     s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
-    s.arena_cap = (size_t)1 << (aux - 2);
+    s.arena_cap = (size_t)1 << (aux - 1);
     s.arena = malloc(s.arena_cap * sizeof *s.arena);
     s.stamp = 1;
     if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots ||
@@ -1495,6 +1545,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (bag > 0) s.want |= 1u << bag;
     if (any_blank || bag == 0) s.want = ALL_LETTERS;
     s.bag = bag;
+    for (int p = 0; p < 2; p++) { /* every rack a side holds later is part of max_rack */
+        memcpy(s.max_rack[p], s.rack[p], NCODES);
+        if (bag >= 0) s.max_rack[p][bag]++;
+        for (int c = 0, at = 0; c < NCODES; c++) {
+            s.bit0[p][c] = (uint8_t)at;
+            at += s.max_rack[p][c];
+        }
+    }
     for (int i = 0; i <= MAX_PLY + 1; i++) s.gens[i].k = s.k;
     memcpy(s.gens[0].board, board.buf.buf, NSQ);
     int value = 0, exact = 0, depth = 0, rc;
@@ -1530,6 +1588,7 @@ done:
     free(s.slots);
     free(s.cross.table);
     free(s.arena);
+    free(s.walk);
     free(pv.v);
     return out;
 }
