@@ -50,6 +50,10 @@
  * leaves a smaller game below it to prove: 7 % fewer positions over the bench's endgames, 21 to
  * 44 % in five (stop 29; it was 2 a tile; 16 to 32 do about the same as 24). */
 #define TILE_WEIGHT 24
+/* The table's entries for the children of the next AHEAD moves are fetched from memory while
+ * the moves before them are tried (known_child reads them): one move ahead was most of the
+ * wait when the moves before it are settled by the table in a few nanoseconds (stop 30). */
+#define AHEAD 4
 /* Iterative deepening goes one ply at a time up to SHALLOW, then searches to the end of the
  * game at once: the shallow iterations fill the table with good first moves, and a search to
  * the end stores only exact values, which the next deeper iteration would redo (measured on
@@ -909,7 +913,7 @@ typedef struct {
     uint64_t best_move, hash0, done[3];
     int ndone;
     int outs_ready, nouts; /* the other side's plays that go out here: s->outs[ply] */
-    const Rec *ahead;       /* the next play, whose key after it and the pass is ahead_key */
+    const Rec *ahead;       /* the play tried, when known_child's key for it is ahead_key */
     uint64_t ahead_key;
 } Node;
 
@@ -1120,7 +1124,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
          * after its pass. A child that draws the bag's tile and has one tile to play reads
          * no table: its entry is only fetched from memory while the board is updated */
         if (s->rack_count[opp] > 1) {
-            if (known_child(s, n, child_key(s, n->hash0, side, n->passes, m), 1, sc, &v))
+            uint64_t ck = m == n->ahead ? n->ahead_key : child_key(s, n->hash0, side, n->passes, m);
+            if (known_child(s, n, ck, 1, sc, &v))
                 goto tried;
         } else if (s->bag >= 0) {
             __builtin_prefetch(bucket(s, child_key(s, n->hash0, side, n->passes, m)));
@@ -1334,18 +1339,28 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         }
         size_t count = s->list_n[ply];
         const uint32_t *o = s->order[ply];
-        /* against one tile that fits nowhere, the table's entry for the position after the
-         * next play and the pass (known_child reads it) is fetched from memory a move ahead */
-        int ahead = other_stuck(s, slot, side);
+        /* the table's entry that known_child reads for a play's child (against one tile that
+         * fits nowhere, the position after the play and that tile's pass) is fetched from
+         * memory AHEAD moves ahead: plays that go out, or leave a last tile, read none */
+        int stuck = other_stuck(s, slot, side), many = s->rack_count[1 - side] > 1;
+        uint64_t ahead_key[AHEAD];
+        const Rec *ahead[AHEAD];
         for (size_t i = 0; i <= count && !cut; i++) {
             size_t idx = o[i];
-            if (ahead && i + 1 < count && o[i + 1] < count) {
-                const Rec *next = &s->list[ply][o[i + 1]];
-                if (next->nplaced + 1 < s->rack_count[side]) {
-                    n.ahead = next;
-                    n.ahead_key = pass_key(child_key(s, key, side, passes, next), 0);
-                    __builtin_prefetch(bucket(s, n.ahead_key));
+            if (stuck || many) {
+                for (size_t j = i == 0 ? 0 : i + AHEAD - 1; j < i + AHEAD && j < count; j++) {
+                    const Rec *next = &s->list[ply][o[j]];
+                    ahead[j % AHEAD] = NULL;
+                    if (o[j] >= count || next->nplaced + (stuck ? 1 : 0) >=
+                                             s->rack_count[side] + (s->bag >= 0 ? 1 : 0))
+                        continue;
+                    uint64_t k = child_key(s, key, side, passes, next);
+                    ahead[j % AHEAD] = next;
+                    ahead_key[j % AHEAD] = stuck ? pass_key(k, 0) : k;
+                    __builtin_prefetch(bucket(s, ahead_key[j % AHEAD]));
                 }
+                n.ahead = i < count ? ahead[i % AHEAD] : NULL;
+                if (n.ahead) n.ahead_key = ahead_key[i % AHEAD];
             }
             if (idx == count) {
                 if (!already(&n, PASS_CODE)) cut = try_move(s, &n, NULL, PASS_CODE);
