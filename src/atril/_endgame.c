@@ -574,8 +574,10 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
                 s->list_cap[ply] = cap;
             }
             Rec *out = s->list[ply];
-            for (uint32_t i = 0; i < wn; i++)
-                if (!(w[i].tag & ~have)) out[n++] = w[i];
+            for (uint32_t i = 0; i < wn; i++) { /* no branch: which plays fit is unpredictable */
+                out[n] = w[i];
+                n += !(w[i].tag & ~have);
+            }
         }
     s->list_n[ply] = n;
     return 0;
