@@ -574,15 +574,7 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
         for (int line = 0; line < SIZE; line++) {
             uint32_t wn;
             const Rec *w = line_plays(s, g, dir, line, lkey[dir][line], side, have, &wn);
-            if (!w) return -1;
-            if (n + wn > s->list_cap[ply]) {
-                size_t cap = s->list_cap[ply] ? s->list_cap[ply] : 1024;
-                while (cap < n + wn) cap *= 2;
-                Rec *v = realloc(s->list[ply], cap * sizeof *v);
-                if (!v) return -1;
-                s->list[ply] = v;
-                s->list_cap[ply] = cap;
-            }
+            if (!w || grow_recs(&s->list[ply], &s->list_cap[ply], n + wn) < 0) return -1;
             Rec *out = s->list[ply];
             for (uint32_t i = 0; i < wn; i++) { /* no branch: which plays fit is unpredictable */
                 out[n] = w[i];

@@ -265,17 +265,21 @@ static int rec_cmp(const void *a, const void *b) {
     return memcmp(&x->kind, &y->kind, offsetof(Rec, equity) - offsetof(Rec, kind));
 }
 
-/* Room for n more records in g->recs (doubling from 1024): 0, or -1 out of memory. */
-static int reserve(Gen *g, size_t n) {
-    if (g->nrecs + n <= g->cap) return 0;
-    size_t cap = g->cap ? g->cap : 1024;
-    while (cap < g->nrecs + n) cap *= 2;
-    Rec *v = realloc(g->recs, cap * sizeof *v);
-    if (!v) return -1;
-    g->recs = v;
-    g->cap = cap;
+/* Room for `need` records in *v of capacity *cap (doubling from 1024): 0, or -1 out of
+ * memory. */
+static int grow_recs(Rec **v, size_t *cap, size_t need) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    Rec *p = realloc(*v, c * sizeof *p);
+    if (!p) return -1;
+    *v = p;
+    *cap = c;
     return 0;
 }
+
+/* Room for n more records in g->recs. */
+static int reserve(Gen *g, size_t n) { return grow_recs(&g->recs, &g->cap, g->nrecs + n); }
 
 static void emit(Gen *g, const Rec *r) {
     if (g->topn) { /* keep the best topn, sorted */
