@@ -496,16 +496,17 @@ static inline LineEntry *line_entry(const Solver *s, uint64_t key, uint32_t kind
     return &s->lines[(mix ^ mix >> 29) & s->lines_mask];
 }
 
-/* The plays of `side` along one line for a rack holding the rack `have` (bits), each with the
- * bits of the tiles it places in `tag`; NULL when out of memory. A line's plays depend only on
+/* The plays along one line for a rack of kind `kind` (its side and blank: see line_kind)
+ * holding the rack `have` (bits), each with the bits of the tiles it places in `tag`; NULL
+ * when out of memory. A line's plays depend only on
  * its squares and the rack, and the plays of a smaller rack are those of a larger one whose
  * tiles it holds, in the same order (its walk is part of the larger rack's walk). So each line
  * is walked once per side for the union of the racks it was asked for, and a rack's plays are
  * filtered from that list: a line comes back with many racks (in the bench's endgames, 38 to
  * 270 racks a line), and a walk costs more than a filter. */
-static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key, int side,
+static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key, uint32_t kind,
                              uint32_t have, uint32_t *n_out) {
-    uint32_t kind = line_kind(s, side);
+    int side = (int)(kind & 1);
     LineEntry *e = line_entry(s, key, kind);
     uint32_t bits = have;
     if (e->stamp == s->stamp && e->line_key == key && e->kind == kind) {
@@ -565,15 +566,15 @@ static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key,
 static int gen_moves(Solver *s, int ply, int slot, int side) {
     Gen *g = &s->gens[slot];
     const uint64_t(*lkey)[SIZE] = s->lkey[slot];
-    uint32_t have = rack_bits(s, side, s->rack[side]);
+    uint32_t have = rack_bits(s, side, s->rack[side]), kind = line_kind(s, side);
     for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
         for (int line = 0; line < SIZE; line++)
-            __builtin_prefetch(line_entry(s, lkey[dir][line], line_kind(s, side)));
+            __builtin_prefetch(line_entry(s, lkey[dir][line], kind));
     size_t n = 0;
     for (int dir = 0; dir < 2; dir++)
         for (int line = 0; line < SIZE; line++) {
             uint32_t wn;
-            const Rec *w = line_plays(s, g, dir, line, lkey[dir][line], side, have, &wn);
+            const Rec *w = line_plays(s, g, dir, line, lkey[dir][line], kind, have, &wn);
             if (!w || grow_recs(&s->list[ply], &s->list_cap[ply], n + wn) < 0) return -1;
             Rec *out = s->list[ply];
             for (uint32_t i = 0; i < wn; i++) { /* no branch: which plays fit is unpredictable */
