@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import pytest
@@ -318,6 +319,21 @@ def test_a_table_that_grows_keeps_the_answer(monkeypatch):
     assert grown.value == fixed.value
     assert replay_line(position.board, position.racks, grown, 4) == grown.value
     assert grown.nodes != fixed.nodes
+
+
+def test_memory_kept_between_searches_carries_nothing_over():
+    """The table, the lines' plays and the cross-sets are kept from one search to the next
+    (memory fresh from the system must be cleared by it); nothing a search leaves there may
+    reach the next: the same endgame searched again after another counts the same positions
+    and finds the same value. Two searches at once (threads) each get memory of their own."""
+    grows, other = Position(ENDGAMES[1]), Position(ENDGAMES[3])
+    first = endgame.solve(grows, es09())
+    endgame.solve(other, es09())
+    again = endgame.solve(grows, es09())
+    assert (again.value, again.nodes, again.pv) == (first.value, first.nodes, first.pv)
+    with ThreadPoolExecutor(2) as pool:
+        both = list(pool.map(lambda p: endgame.solve(p, es09()), (grows, grows)))
+    assert all((s.value, s.nodes) == (first.value, first.nodes) for s in both)
 
 
 def test_a_stopped_search_says_so():

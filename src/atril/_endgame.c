@@ -254,6 +254,7 @@ typedef struct {
     uint64_t tt_mask; /* buckets - 1 */
     uint64_t tt_max_mask; /* the most it may grow to (see grow) */
     uint64_t tt_used, tt_grow_at; /* entries filled; grown when they reach tt_grow_at */
+    size_t tt_dirty; /* the table's bytes from its start an earlier search may have filled */
     /* Boards by slot: a play's child takes the next slot, a pass's child shares its parent's
      * (the board is the same), so a line of n plays uses n + 1 slots whatever its passes. */
     Gen *gens;                 /* per slot: the board, its cross-sets (the generator's state) */
@@ -817,6 +818,12 @@ static size_t table_bytes(uint64_t mask) {
     return BUCKET * ((size_t)mask + 1) * sizeof(Stored);
 }
 
+/* The table's bytes from `from` to `to` zeroed where an earlier search may have left entries. */
+static void clear_table(Solver *s, size_t from, size_t to) {
+    if (to > s->tt_dirty) to = s->tt_dirty;
+    if (to > from) memset((char *)s->tt + from, 0, to - from);
+}
+
 /* How many entries filled make a table of mask + 1 buckets grow (a sixteenth of it; see grow):
  * never, once it is as large as it may be. */
 static inline uint64_t grow_point(uint64_t mask, uint64_t max_mask) {
@@ -837,6 +844,7 @@ static inline uint64_t grow_point(uint64_t mask, uint64_t max_mask) {
 static void grow(Solver *s) {
     uint64_t mask = s->tt_mask, wide = ((mask + 1) << 4) - 1;
     if (wide > s->tt_max_mask) wide = s->tt_max_mask;
+    clear_table(s, table_bytes(mask), table_bytes(wide));
     for (uint64_t i = 0; i <= mask; i++) {
         Stored *b = &s->tt[BUCKET * i], old[BUCKET];
         memcpy(old, b, sizeof old);
@@ -1475,29 +1483,121 @@ static int read_rack(const Buf *b, uint8_t *rack) {
     return n > RACK_SIZE ? -1 : n;
 }
 
-/* The table's memory, zeroed: mapped where the system can, on huge pages where it lets the
- * program ask (the table is read at random all over: one translation for 2 MiB instead of 4
- * KiB, measured 11 to 17 % of the search's time), and the buckets on cache lines. */
-static Stored *table_alloc(size_t bytes) {
+/* Zeroed memory for the search's large tables: mapped where the system can, on huge pages
+ * where asked and the system lets a program ask (the transposition table is read at random all
+ * over: one translation for 2 MiB instead of 4 KiB, measured 11 to 17 % of the search's time;
+ * for the lines' tables, no faster). */
+static void *region_alloc(size_t bytes, int huge) {
 #ifdef __unix__
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
+    if (huge) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     return p;
 #else
-    return calloc(bytes / sizeof(Stored), sizeof(Stored));
+    (void)huge;
+    return calloc(1, bytes);
 #endif
 }
 
-static void table_free(Stored *tt, size_t bytes) {
-    if (!tt) return;
+static void region_free(void *p, size_t bytes) {
+    if (!p) return;
 #ifdef __unix__
-    munmap(tt, bytes);
+    munmap(p, bytes);
 #else
-    free(tt);
+    free(p);
 #endif
+}
+
+/* Memory kept for the next search that the system may take back if it needs it (its pages
+ * then come back zeroed, else as they were: the next search clears what it uses either way). */
+static void region_release(void *p, size_t bytes) {
+#if defined(__unix__) && defined(MADV_FREE)
+    if (p && bytes) madvise(p, bytes, MADV_FREE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/* A search's large memory: the table, the lines' plays and the cross-sets. The process keeps
+ * one set from search to search (`kept`), which the system may take back while no search runs
+ * (region_release): memory fresh from the system is cleared by it on first touch, with a page
+ * fault each time (in a pre-endgame of 221 candidates, 16 s of 160 s were spent so), where
+ * memory kept needs only what the search uses zeroed (`tt_dirty`: the table's bytes from its
+ * start that may hold another search's entries; the lines' entries of an older stamp are
+ * empty). A search that finds it taken (by another thread) gets its own, freed when it ends. */
+typedef struct {
+    Stored *tt;
+    size_t tt_bytes, tt_dirty;
+    LineEntry *lines;
+    size_t lines_bytes;
+    Rec *arena;
+    size_t arena_bytes;
+    CrossEntry *cross;
+    size_t cross_bytes;
+    uint32_t stamp; /* the last stamp a search used */
+} Memory;
+
+static Memory kept;
+static int kept_busy; /* taken and given back with the GIL held */
+
+static void memory_free(Memory *m) {
+    region_free(m->tt, m->tt_bytes);
+    region_free(m->lines, m->lines_bytes);
+    region_free(m->arena, m->arena_bytes);
+    free(m->cross);
+    memset(m, 0, sizeof *m);
+}
+
+/* Region *p of *have bytes at least `want` bytes large (its content lost when it grows). */
+static int region_fit(void **p, size_t *have, size_t want, int huge) {
+    if (*have >= want) return 0;
+    region_free(*p, *have);
+    *p = region_alloc(want, huge);
+    *have = *p ? want : 0;
+    return *p ? 1 : -1;
+}
+
+/* `m` large enough for a search of these sizes, its cross-sets empty; -1: out of memory. */
+static int memory_fit(Memory *m, size_t tt_bytes, size_t lines_n, size_t arena_n,
+                      size_t cross_n) {
+    int tt = region_fit((void **)&m->tt, &m->tt_bytes, tt_bytes, 1);
+    if (tt > 0) m->tt_dirty = 0;
+    if (m->stamp >= UINT32_MAX - (1u << 20)) { /* stamps used up: every entry empty again */
+        region_free(m->lines, m->lines_bytes);
+        m->lines = NULL;
+        m->lines_bytes = 0;
+    }
+    int lines = region_fit((void **)&m->lines, &m->lines_bytes, lines_n * sizeof *m->lines, 0);
+    if (lines > 0) m->stamp = 0;
+    int arena = region_fit((void **)&m->arena, &m->arena_bytes, arena_n * sizeof *m->arena, 0);
+    if (m->cross_bytes < cross_n * sizeof *m->cross) {
+        free(m->cross);
+        m->cross = malloc(cross_n * sizeof *m->cross);
+        m->cross_bytes = m->cross ? cross_n * sizeof *m->cross : 0;
+    }
+    if (tt < 0 || lines < 0 || arena < 0 || !m->cross) return -1;
+    memset(m->cross, 0, cross_n * sizeof *m->cross);
+    return 0;
+}
+
+/* The memory handed back after a search: the table's part it filled now may hold entries. */
+static void memory_return(Memory *m, const Solver *s) {
+    if (s->tt) {
+        size_t used = table_bytes(s->tt_mask);
+        if (used > m->tt_dirty) m->tt_dirty = used;
+        m->stamp = s->stamp;
+    }
+    if (m != &kept) {
+        memory_free(m);
+        return;
+    }
+    region_release(m->tt, m->tt_dirty);
+    region_release(m->lines, m->lines_bytes);
+    region_release(m->arena, m->arena_bytes);
+    kept_busy = 0;
 }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
@@ -1512,6 +1612,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     Solver s;
     memset(&s, 0, sizeof s);
+    Memory own = {0}, *mem = &own;
     Line pv = {0};
     if (get_buf(ob, &board, "tablero") < 0 || get_buf(oa, &ra, "atril") < 0 ||
         get_buf(obr, &rb, "atril") < 0 || get_buf(onodes, &nodes, "kwg") < 0 ||
@@ -1536,24 +1637,34 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.tt_max_mask = ((uint64_t)1 << (tt_bits - 2)) - 1;
     s.tt_mask = ((uint64_t)1 << ((tt_bits < TT_START_BITS ? tt_bits : TT_START_BITS) - 2)) - 1;
     s.tt_grow_at = grow_point(s.tt_mask, s.tt_max_mask);
-    s.tt = table_alloc(table_bytes(s.tt_max_mask));
+    int aux = tt_bits < AUX_BITS ? tt_bits : AUX_BITS;
+    s.cross.mask = ((uint64_t)1 << (aux - 6)) - 1;
+    s.lines_mask = ((uint64_t)1 << (aux - 4)) - 1;
+    s.arena_cap = (size_t)1 << (aux - 1);
+    if (!kept_busy) {
+        mem = &kept;
+        kept_busy = 1;
+    }
+    if (memory_fit(mem, table_bytes(s.tt_max_mask), s.lines_mask + 1, s.arena_cap,
+                   s.cross.mask + 1) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    s.tt = mem->tt;
+    s.tt_dirty = mem->tt_dirty;
+    s.lines = mem->lines;
+    s.arena = mem->arena;
+    s.cross.table = mem->cross;
+    s.stamp = mem->stamp + 1;
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
     s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
-    int aux = tt_bits < AUX_BITS ? tt_bits : AUX_BITS;
-    s.cross.mask = ((uint64_t)1 << (aux - 6)) - 1;
-    s.cross.table = calloc((size_t)s.cross.mask + 1, sizeof *s.cross.table);
-    s.lines_mask = ((uint64_t)1 << (aux - 4)) - 1;
-    s.lines = calloc((size_t)s.lines_mask + 1, sizeof *s.lines);
-    s.arena_cap = (size_t)1 << (aux - 1);
-    s.arena = malloc(s.arena_cap * sizeof *s.arena);
-    s.stamp = 1;
-    if (!s.tt || !s.gens || !s.hist || !s.lines || !s.arena || !s.lkey || !s.slots ||
-        !s.cross.table) {
+    if (!s.gens || !s.hist || !s.lkey || !s.slots) {
         PyErr_NoMemory();
         goto done;
     }
+    clear_table(&s, 0, table_bytes(s.tt_mask));
     for (int p = 0; p < 2; p++) {
         s.rack_value[p] = rack_points(s.rack[p]);
         s.rack_count[p] = 0;
@@ -1601,14 +1712,11 @@ done:
         free(s.code[i]);
     }
     free(s.gens);
-    table_free(s.tt, table_bytes(s.tt_max_mask));
     free(s.hist);
-    free(s.lines);
     free(s.lkey);
     free(s.slots);
-    free(s.cross.table);
-    free(s.arena);
     free(s.walk);
+    memory_return(mem, &s);
     free(pv.v);
     return out;
 }
