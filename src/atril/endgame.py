@@ -54,9 +54,9 @@ __all__ = ["PreCandidate", "Solution", "endgame_words", "pass_limit", "preendgam
 
 movegen.configure(_native)
 
-#: transposition table: at most 2**TT_BITS entries of 16 bytes (256 MiB, kept from search to search; it
-#: uses the first 4 MiB and widens sixteenfold as it fills, so only what it uses is touched;
-#: the remembered plays of lines and cross-sets take another 74 MiB at most).
+#: transposition table: at most 2**TT_BITS entries of 16 bytes (256 MiB, kept from one search to
+#: the next; a search uses the first 4 MiB and widens it sixteenfold as it fills, so only what
+#: it uses is touched; the remembered plays of lines and cross-sets take another 74 MiB at most).
 TT_BITS = 24
 
 
