@@ -1552,7 +1552,7 @@ static void region_release(void *p, size_t bytes) {
 /* A search's large memory: the table, the lines' plays and the cross-sets. The process keeps
  * one set from search to search (`kept`), which the system may take back while no search runs
  * (region_release): memory fresh from the system is cleared by it on first touch, with a page
- * fault each time (in a pre-endgame of 221 candidates, 16 s of 160 s were spent so), where
+ * fault each time (in a pre-endgame of 221 candidates, 15 s of 159 s were spent so), where
  * memory kept needs only what the search uses zeroed (`tt_dirty`: the table's bytes from its
  * start that may hold another search's entries; the lines' entries of an older stamp are
  * empty). A search that finds it taken (by another thread) gets its own, freed when it ends. */
