@@ -1575,7 +1575,7 @@ static void memory_free(Memory *m) {
     region_free(m->tt, m->tt_bytes);
     region_free(m->lines, m->lines_bytes);
     region_free(m->arena, m->arena_bytes);
-    free(m->cross);
+    region_free(m->cross, m->cross_bytes);
     memset(m, 0, sizeof *m);
 }
 
@@ -1601,12 +1601,8 @@ static int memory_fit(Memory *m, size_t tt_bytes, size_t lines_n, size_t arena_n
     int lines = region_fit((void **)&m->lines, &m->lines_bytes, lines_n * sizeof *m->lines, 0);
     if (lines > 0) m->stamp = 0;
     int arena = region_fit((void **)&m->arena, &m->arena_bytes, arena_n * sizeof *m->arena, 0);
-    if (m->cross_bytes < cross_n * sizeof *m->cross) {
-        free(m->cross);
-        m->cross = malloc(cross_n * sizeof *m->cross);
-        m->cross_bytes = m->cross ? cross_n * sizeof *m->cross : 0;
-    }
-    if (tt < 0 || lines < 0 || arena < 0 || !m->cross) return -1;
+    int cross = region_fit((void **)&m->cross, &m->cross_bytes, cross_n * sizeof *m->cross, 0);
+    if (tt < 0 || lines < 0 || arena < 0 || cross < 0) return -1;
     memset(m->cross, 0, cross_n * sizeof *m->cross);
     return 0;
 }
