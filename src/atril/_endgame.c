@@ -143,6 +143,28 @@ static uint64_t encode(const Rec *m) {
     return (uint64_t)sq0 | (uint64_t)m->dir << 8 | (uint64_t)(k - 1) << 9 | tiles << 12;
 }
 
+/* A play's tag, in the endgame: the bits of the tiles it places (see rack_bits) in the low
+ * TAG_BITS, the value of those tiles above them, worked out once when the play is recorded
+ * (the search asks for it at most of the plays it settles or values without a search). A rack's
+ * bits are ORed with ~TAG_MASK before a tag is tested against them. */
+#define TAG_BITS 16
+#define TAG_MASK ((1u << TAG_BITS) - 1)
+static inline uint32_t tag_of(uint32_t bits, int value) {
+    return bits | (uint32_t)value << TAG_BITS;
+}
+
+/* The value of the tiles a play places (a blank is worth nothing), counted. */
+static int tiles_value(const Rec *m) {
+    int v = 0;
+    for (int i = 0; i < m->len; i++)
+        if ((m->tiles[i] & NEW_BIT) && !(m->tiles[i] & BLANK_BIT))
+            v += VALUE[m->tiles[i] & LETTER_MASK];
+    return v;
+}
+
+/* The same, kept in the tag of a play recorded by line_plays or decode. */
+static inline int placed_value(const Rec *m) { return (int)(m->tag >> TAG_BITS); }
+
 /* The length of the run of tiles through empty square `sq` along `dir` once a tile is there. */
 static int run_through(const uint8_t *board, int dir, int sq) {
     int r = sq / SIZE, c = sq % SIZE, n = 1, line = dir == 0 ? r : c, pos = dir == 0 ? c : r;
@@ -221,6 +243,7 @@ static int decode(const Gen *g, const uint8_t *rack, uint64_t code, Rec *m) {
     memcpy(m->tiles, word, (size_t)len);
     m->score = (int16_t)((len >= 2 ? main * wmult : 0) + cross + (k == RACK_SIZE ? BINGO_BONUS : 0));
     m->equity = m->score;
+    m->tag = tag_of(0, tiles_value(m));
     return 1;
 }
 
@@ -545,7 +568,7 @@ static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key,
         uint8_t used[NCODES] = {0};
         for (int j = 0; j < m->len; j++)
             if (m->tiles[j] & NEW_BIT) used[rack_code(m->tiles[j])]++;
-        m->tag = rack_bits(s, side, used);
+        m->tag = tag_of(rack_bits(s, side, used), tiles_value(m));
     }
     *n_out = (uint32_t)n;
     if (n > s->arena_cap) return s->walk; /* too many to keep: used at once, walked again */
@@ -568,6 +591,7 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
     Gen *g = &s->gens[slot];
     const uint64_t(*lkey)[SIZE] = s->lkey[slot];
     uint32_t have = rack_bits(s, side, s->rack[side]), kind = line_kind(s, side);
+    uint32_t fit = have | ~TAG_MASK;
     for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
         for (int line = 0; line < SIZE; line++)
             __builtin_prefetch(line_entry(s, lkey[dir][line], kind));
@@ -580,7 +604,7 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
             Rec *out = s->list[ply];
             for (uint32_t i = 0; i < wn; i++) { /* no branch: which plays fit is unpredictable */
                 out[n] = w[i];
-                n += !(w[i].tag & ~have);
+                n += !(w[i].tag & ~fit);
             }
         }
     s->list_n[ply] = n;
@@ -910,14 +934,6 @@ static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, c
         h ^= Z_BAG ^ Z_RACK[side][c][rack[c]] ^ Z_RACK[side][c][rack[c] + 1];
     }
     return h;
-}
-
-/* The value of the tiles a play places (a blank is worth nothing). */
-static int placed_value(const Rec *m) {
-    int v = 0;
-    for (int i = 0; i < m->len; i++)
-        if ((m->tiles[i] & NEW_BIT) && !(m->tiles[i] & BLANK_BIT)) v += VALUE[m->tiles[i] & LETTER_MASK];
-    return v;
 }
 
 /* One node's search so far: its window, best value and move, the moves already tried. */

@@ -55,7 +55,7 @@ typedef struct {
     uint8_t kind, dir, row, col, len, nplaced;
     uint8_t tiles[RECORD_EQUITY - RECORD_TILES];
     float equity;
-    uint32_t tag; /* to RECORD_SIZE; the endgame keeps the bits of a play's tiles here */
+    uint32_t tag; /* to RECORD_SIZE; the endgame keeps the bits and value of the tiles placed */
 } Rec;
 
 _Static_assert(offsetof(Rec, score) == RECORD_SCORE, "RECORD_SCORE");
