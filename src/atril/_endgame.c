@@ -449,6 +449,11 @@ static inline int goes_out(const Solver *s, const Rec *m, int side) {
     return m->nplaced == s->rack_count[side] && s->bag < 0;
 }
 
+/* Whether `side` holds one tile with the bag empty: its only play ends the game (45.4). */
+static inline int last_tile(const Solver *s, int side) {
+    return s->bag < 0 && s->rack_count[side] == 1;
+}
+
 /* The lowest code a rack holds (its only one, for a rack of one tile). */
 static inline int first_code(const uint8_t *rack) {
     int c = 0;
@@ -734,7 +739,7 @@ static void check_limits(Solver *s) {
  * it can only pass. */
 static int other_stuck(Solver *s, int slot, int side) {
     int opp = 1 - side;
-    return s->bag < 0 && s->rack_count[opp] == 1 && single(s, slot, first_code(s->rack[opp])) < 0;
+    return last_tile(s, opp) && single(s, slot, first_code(s->rack[opp])) < 0;
 }
 
 /* Whether a pass here is worth exactly the end by passes: the other side holds one tile that
@@ -990,7 +995,7 @@ static void find_outs(Solver *s, Node *n) {
         if (decode(&s->gens[n->slot], s->rack[opp], code, o) && goes_out(s, o, opp))
             near_squares(&s->gens[n->slot], o, s->near[n->ply][n->nouts++]);
     }
-    if (s->rack_count[opp] == 1 && !s->rack[opp][0]) { /* its best one-tile play (see single) */
+    if (last_tile(s, opp) && !s->rack[opp][0]) { /* its best one-tile play (see single) */
         int c = first_code(s->rack[opp]);
         if (single(s, n->slot, c) >= 0) {
             uint64_t sq = (uint64_t)s->slots[n->slot].single_sq[c];
@@ -1102,7 +1107,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             v = bound;
             goto tried;
         }
-        if (s->rack_count[opp] == 1 && s->bag < 0 && ply + MAX_PASSES + 2 < MAX_PLY) {
+        if (last_tile(s, opp) && ply + MAX_PASSES + 2 < MAX_PLY) {
             /* The other side has one tile left: the child's value is its best one-tile play,
              * read off this board with the play peeked at, not made; and when this side then
              * has one tile too, so is the rest (see one_each). */
@@ -1332,7 +1337,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     if ((s->nodes & 1023) == 0) check_limits(s);
     if (s->stopped) return 0;
     uint64_t key = s->hash, ttmove = 0, nodes0 = s->nodes;
-    if (ply > 0 && s->rack_count[side] == 1 && s->bag < 0) {
+    if (ply > 0 && last_tile(s, side)) {
         /* One tile left: every play goes out, and going out now is worth at least as much as
          * passing (the other side could pass back, or end the game by passes, which costs
          * more): the value is the best one-tile play's, exactly, known without the table.
@@ -1381,7 +1386,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * at first, since stop 27 against any one tile: 10 to 30 % fewer positions where the
          * other side's tile can still go out. The known moves already tried score no more than
          * the bound. */
-        if (ply > 0 && s->rack_count[side] == 2 && s->rack_count[1 - side] == 1 && s->bag < 0) {
+        if (ply > 0 && s->rack_count[side] == 2 && last_tile(s, 1 - side)) {
             int bound = pair_bound(s, ply, slot, side);
             if (bound <= alpha) {
                 store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove,
