@@ -1624,7 +1624,7 @@ static int memory_fit(Memory *m, size_t tt_bytes, size_t lines_n, size_t arena_n
     int arena = region_fit((void **)&m->arena, &m->arena_bytes, arena_n * sizeof *m->arena, 0);
     int cross = region_fit((void **)&m->cross, &m->cross_bytes, cross_n * sizeof *m->cross, 0);
     if (tt < 0 || lines < 0 || arena < 0 || cross < 0) return -1;
-    memset(m->cross, 0, cross_n * sizeof *m->cross);
+    if (!cross) memset(m->cross, 0, cross_n * sizeof *m->cross); /* kept: an earlier search's */
     return 0;
 }
 
