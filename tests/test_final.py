@@ -244,6 +244,28 @@ def test_a_stuck_tile_passes_while_the_other_side_plays_on():  # art. 45.2, 45.4
             assert solution.pv[0].move.is_pass
 
 
+@pytest.mark.parametrize("board, mine, theirs, limit, passes", [
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "TB", "QU", 6, 0),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "NLT", "IDB", 4, 0),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "GXE", "NRD", 4, 1),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "GNV", "OB", 6, 3),
+])
+def test_a_pass_is_worth_no_more_than_the_best_play_or_the_end_by_passes(
+        board, mine, theirs, limit, passes):  # art. 45.2
+    """After a pass the other side may pass back, and the mover is where it was with two more
+    passes in the run and the same plays: so a pass is worth at most the better of the best play
+    and the end by passes (each side losing its own rack), and where that end is worth no more
+    than a move already tried, the search does not search the pass. In these positions it
+    decides: with the pass settled also where that end is one point better than the best move,
+    each value is one point off. The values are the plain minimax's, and the best line replays
+    by the rules."""
+    racks = (parse_rack(mine), parse_rack(theirs))
+    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=limit, passes=passes)
+    expected = reference.endgame(Board(board), racks, words(), pass_limit=limit, passes=passes)
+    assert solution.exact and solution.value == expected
+    assert replay_line(Board(board), racks, solution, limit, passes) == expected
+
+
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "CEP", "I"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "DTL", "U"),

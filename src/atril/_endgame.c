@@ -1086,6 +1086,16 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         int bound;
         if (pass_ends(s, n->slot, side, n->passes)) {
             v = s->rack_value[opp] - s->rack_value[side];
+        } else if (s->rack_value[opp] - s->rack_value[side] <= n->best) {
+            /* The end by passes worth no more than a move already tried: nor is the pass. The
+             * other side may pass back, and this side is then where it is now with two more
+             * passes in the run and the same plays, each leading where it leads now (a play
+             * starts the run again); so the pass is worth at most the better of the best play
+             * and the pass again, and so on until the run ends the game, each side losing its
+             * own rack (45.2): at most the better of the best play and that end, which the node
+             * reaches with its plays. Not searched, as a play settled by its bound. */
+            s->nodes++;
+            v = n->best;
         } else if ((bound = out_bound(s, n, NULL)) <= n->best) {
             s->nodes++;
             v = bound;
