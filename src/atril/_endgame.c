@@ -725,8 +725,9 @@ static int single(Solver *s, int slot, int code) {
     return best;
 }
 
-/* At the depth limit: a guess, as if the game ended by passes now. */
-static int heuristic(const Solver *s, int side) {
+/* What the end by passes, now, is worth to `side`: each side loses its own rack (45.2). Also
+ * the guess at the depth limit. */
+static int end_by_passes(const Solver *s, int side) {
     return s->rack_value[1 - side] - s->rack_value[side];
 }
 
@@ -1085,8 +1086,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
     if (!m) { /* the pass: the same board, in the same slot */
         int bound;
         if (pass_ends(s, n->slot, side, n->passes)) {
-            v = s->rack_value[opp] - s->rack_value[side];
-        } else if (s->rack_value[opp] - s->rack_value[side] <= n->best) {
+            v = end_by_passes(s, side);
+        } else if (end_by_passes(s, side) <= n->best) {
             /* The end by passes worth no more than a move already tried: nor is the pass. The
              * other side may pass back, and this side is then where it is now with two more
              * passes in the run and the same plays, each leading where it leads now (a play
@@ -1259,7 +1260,7 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     const Rec *recs = s->list[ply];
     size_t count = s->list_n[ply];
     int opp = 1 - side, ends = pass_ends(s, slot, side, passes);
-    int pass_value = s->rack_value[opp] - s->rack_value[side]; /* its end, or its guess */
+    int pass_value = end_by_passes(s, side); /* its end, or its guess */
     int drawn = s->bag > 0 ? VALUE[s->bag] : 0;
     int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
     uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
@@ -1354,7 +1355,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * Without one, the pass. */
         int out = single(s, slot, first_code(s->rack[side])), opp = 1 - side;
         if (out >= 0) return out + 2 * s->rack_value[opp];
-        if (passes + 1 >= s->pass_limit) return s->rack_value[opp] - s->rack_value[side];
+        if (passes + 1 >= s->pass_limit) return end_by_passes(s, side);
         if (depth > 0 && ply + 1 < MAX_PLY) {
             s->hash = pass_key(key, passes);
             int v = -negamax(s, ply + 1, slot, opp, passes + 1, depth - 1, -beta, -alpha);
@@ -1372,7 +1373,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     }
     if (depth == 0 || ply >= MAX_PLY) {
         s->heuristic++;
-        return heuristic(s, side);
+        return end_by_passes(s, side);
     }
     if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
     Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0,
