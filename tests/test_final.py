@@ -186,14 +186,15 @@ def test_going_out_gains_the_other_rack_twice_over_the_spread():
     assert str(solution.best) == "H4 (CASA)S 14" and solution.value == 14 + 2 * 8
 
 
-def agrees_with_minimax(board: str, mine: str, theirs: str) -> None:
-    """The search's value is the plain minimax's (four passes end the game), exactly, and its
-    best line replays by the rules to that value."""
+def agrees_with_minimax(board: str, mine: str, theirs: str, limit: int = 4,
+                        passes: int = 0) -> None:
+    """The search's value is the plain minimax's (`limit` passes end the game, `passes` of the
+    run already made), exactly, and its best line replays by the rules to that value."""
     racks = (parse_rack(mine), parse_rack(theirs))
-    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=4)
-    expected = reference.endgame(Board(board), racks, words(), pass_limit=4)
+    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=limit, passes=passes)
+    expected = reference.endgame(Board(board), racks, words(), pass_limit=limit, passes=passes)
     assert solution.exact and solution.value == expected
-    assert replay_line(Board(board), racks, solution, 4) == expected
+    assert replay_line(Board(board), racks, solution, limit, passes) == expected
 
 
 @pytest.mark.parametrize("board, mine, theirs", [
@@ -259,11 +260,7 @@ def test_a_pass_is_worth_no_more_than_the_best_play_or_the_end_by_passes(
     decides: with the pass settled also where that end is one point better than the best move,
     each value is one point off. The values are the plain minimax's, and the best line replays
     by the rules."""
-    racks = (parse_rack(mine), parse_rack(theirs))
-    solution = endgame.solve_racks(Board(board), racks, es09(), pass_limit=limit, passes=passes)
-    expected = reference.endgame(Board(board), racks, words(), pass_limit=limit, passes=passes)
-    assert solution.exact and solution.value == expected
-    assert replay_line(Board(board), racks, solution, limit, passes) == expected
+    agrees_with_minimax(board, mine, theirs, limit, passes)
 
 
 @pytest.mark.parametrize("board, mine, theirs", [
