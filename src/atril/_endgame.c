@@ -145,12 +145,17 @@ static uint64_t encode(const Rec *m) {
 
 /* A play's tag, in the endgame: the bits of the tiles it places (see rack_bits) in the low
  * TAG_BITS, the value of those tiles above them, worked out once when the play is recorded
- * (the search asks for it at most of the plays it settles or values without a search). A rack's
- * bits are ORed with ~TAG_MASK before a tag is tested against them. */
+ * (the search asks for it at most of the plays it settles or values without a search). */
 #define TAG_BITS 16
 #define TAG_MASK ((1u << TAG_BITS) - 1)
 static inline uint32_t tag_of(uint32_t bits, int value) {
     return bits | (uint32_t)value << TAG_BITS;
+}
+
+/* Whether a play tagged `tag` fits a rack of bits `have` (see rack_bits): every tile it places
+ * is among the rack's. */
+static inline int fits(uint32_t tag, uint32_t have) {
+    return !(tag & TAG_MASK & ~have);
 }
 
 /* The value of the tiles a play places (a blank is worth nothing), counted. */
@@ -611,10 +616,9 @@ static int line_pair(Solver *s, Gen *g, int dir, int line, uint64_t key, uint32_
     uint32_t wn;
     const Rec *w = line_plays(s, g, dir, line, key, kind, have, &wn);
     if (!w) return -2;
-    uint32_t fit = have | ~TAG_MASK;
     int best = -1;
     for (uint32_t i = 0; i < wn; i++)
-        if (!(w[i].tag & ~fit) && w[i].nplaced == 2 && w[i].score > best) best = w[i].score;
+        if (fits(w[i].tag, have) && w[i].nplaced == 2 && w[i].score > best) best = w[i].score;
     *e = (PairEntry){key, kh, best};
     return best;
 }
@@ -627,7 +631,6 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
     Gen *g = &s->gens[slot];
     const uint64_t(*lkey)[SIZE] = s->lkey[slot];
     uint32_t have = rack_bits(s, side, s->rack[side]), kind = line_kind(s, side);
-    uint32_t fit = have | ~TAG_MASK;
     for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
         for (int line = 0; line < SIZE; line++)
             __builtin_prefetch(line_entry(s, lkey[dir][line], kind));
@@ -640,7 +643,7 @@ static int gen_moves(Solver *s, int ply, int slot, int side) {
             Rec *out = s->list[ply];
             for (uint32_t i = 0; i < wn; i++) { /* no branch: which plays fit is unpredictable */
                 out[n] = w[i];
-                n += !(w[i].tag & ~fit);
+                n += fits(w[i].tag, have);
             }
         }
     s->list_n[ply] = n;
