@@ -156,6 +156,26 @@ def test_the_search_agrees_with_plain_minimax(seed):
         assert replay_line(board, racks, solution, 4) == expected
 
 
+def test_the_proof_of_the_shallow_value_agrees_with_the_search_without_it():  # art. 45.2, 45.4
+    """After the shallow deepening the search tries to prove its value within a few plies
+    (positions at the limit counted the worst for one side, then for the other) before it
+    searches to the end: the same exact values as the search without that proof (held to the
+    minimax above), best lines that replay to them by the rules, on racks of five and six tiles
+    of the self-play boards; and the proof ran (it counts positions of its own) in some."""
+    ran = 0
+    for cgp in ENDGAMES:
+        position = Position(cgp)
+        for size in (5, 6):
+            racks = (tuple(position.racks[0][:size]), tuple(position.racks[1][:size]))
+            proved = endgame.solve_racks(position.board, racks, es09(), pass_limit=4)
+            plain = endgame.solve_racks(position.board, racks, es09(), pass_limit=4, proof=False)
+            assert proved.exact and plain.exact
+            assert proved.value == plain.value, (cgp, size)
+            assert replay_line(position.board, racks, proved, 4) == proved.value
+            ran += proved.nodes != plain.nodes
+    assert ran >= 2
+
+
 @pytest.mark.parametrize("limit, passes", [(4, 3), (4, 2), (6, 5), (6, 0), (2, 1)])
 def test_runs_of_passes_follow_the_ruleset(limit, passes):
     """Four passes (FISE, 45.2) or six scoreless turns (FILE 2024, 45.3) end the game, each

@@ -23,9 +23,9 @@
  * A search depth counts plies (a pass is one). A node at the depth limit that is not the end
  * of the game gets a heuristic value and makes the iteration inexact; the transposition table
  * remembers which values are exact (depth EXACT_DEPTH), so the next iteration reuses them.
- * The deepening goes ply by ply up to SHALLOW plies, then searches to the end of the game; it
- * stops at the first iteration without a heuristic value: its result is the game's exact
- * value. The KWG must have passed atril._kwg.check, as for atril._movegen.
+ * The deepening goes ply by ply up to SHALLOW plies, then tries to prove the last value within
+ * PROOF_DEPTH plies (see prove), then searches to the end of the game; it stops at the first
+ * iteration without a heuristic value: its result is the game's exact value. The KWG must have passed atril._kwg.check, as for atril._movegen.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -43,6 +43,9 @@
 #define MAX_PLY 120     /* plies of one line: 14 plays at most, passes between them */
 #define INF 30000
 #define EXACT_DEPTH 255 /* a table entry whose value needed no heuristic: good at any depth */
+/* In a proof pass (see prove), what an unknown position at the depth limit is worth: more than
+ * any score, less than INF, and kept in a table entry's 16 bits. */
+#define UNKNOWN 20000
 #define MAX_PASSES 16
 #define EST_RANGE 2048 /* move estimates, clamped to 0..EST_RANGE-1 for a counting sort */
 /* What a tile placed adds to a move's estimate (order_moves): about what an endgame play
@@ -60,6 +63,11 @@
  * bench/bench_endgame.py: half the time of deepening ply by ply, and more endgames solved). */
 #ifndef SHALLOW
 #define SHALLOW 5
+#endif
+/* The depth of the proof passes tried after the shallow deepening (see prove); 0: none. 5
+ * measured best on the bench: 7 proves more but costs more where it fails (stop 35). */
+#ifndef PROOF_DEPTH
+#define PROOF_DEPTH 5
 #endif
 /* The remembered lines' plays and cross-sets grow with the table up to this many bits, no
  * further: more measured no faster (the table itself does gain). */
@@ -313,6 +321,10 @@ typedef struct {
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
     uint64_t near[MAX_PLY + 1][7][4]; /* per way out: the squares a play must avoid (apart) */
     uint64_t root_best;
+    /* A proof pass (see prove): 0 none; 1 an unknown position is the worst for root_side, -1
+     * the best. */
+    int proof, root_side;
+    int proof_depth; /* PROOF_DEPTH unless the caller asks otherwise (0: no proof pass) */
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
     PairEntry *pairs; /* PAIR_BITS entries: a line's best two-tile play by rack (see line_pair) */
     /* the plays of a line by the line, the side and its blank (see line_plays) */
@@ -822,6 +834,8 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int
 /* negamax's node for one tile left on each side, their best one-tile plays (out[side], -1 if
  * none) known: the board can only change by a play that ends the game, so the values follow
  * without the board; the same nodes counted, the same values. */
+static inline int unknown(const Solver *s, int side);
+
 static int one_each(Solver *s, int ply, int side, int passes, int depth, const int *out,
                     const int *value) {
     s->nodes++;
@@ -832,7 +846,7 @@ static int one_each(Solver *s, int ply, int side, int passes, int depth, const i
     if (passes + 1 >= s->pass_limit) return value[opp] - value[side];
     if (depth > 0) return -one_each(s, ply + 1, opp, passes + 1, depth - 1, out, value);
     s->heuristic++;
-    return value[opp] - value[side];
+    return s->proof ? unknown(s, side) : value[opp] - value[side];
 }
 
 /* The bucket of a key, fetched from memory ahead of its reading. */
@@ -862,9 +876,9 @@ static int probe(const Solver *s, uint64_t key, Entry *e) {
 }
 
 /* Whether entry e settles a search of `depth` plies in the window (alpha, beta): deep enough
- * (or needing no guess), and exact or a bound outside the window. */
-static inline int settles(const Entry *e, int depth, int alpha, int beta) {
-    return (e->depth == EXACT_DEPTH || e->depth >= depth) &&
+ * (or needing no guess; in a proof pass, only that), and exact or a bound outside the window. */
+static inline int settles(const Entry *e, int depth, int alpha, int beta, int proof) {
+    return (e->depth == EXACT_DEPTH || (!proof && e->depth >= depth)) &&
            (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value >= beta) ||
             (e->flag == TT_UPPER && e->value <= alpha));
 }
@@ -945,6 +959,31 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
     b[0].key_value = KEY_CHECK(key) | (uint16_t)(int16_t)value;
     if (move == PASS_CODE) move = PASS_STORED;
     b[0].move_flag_rank = move | (uint64_t)flag << MOVE_BITS | rank_of(depth, work) << 56;
+}
+
+/* In a proof pass, what a position at the depth limit is worth to `side`, its value unknown:
+ * the worst for the root's side (proof 1) or the best (proof -1), whoever is to move. */
+static inline int unknown(const Solver *s, int side) {
+    return (s->proof > 0) == (side == s->root_side) ? -UNKNOWN : UNKNOWN;
+}
+
+/* Keeps a node's value v for `side`, found with the flag (exact or a bound) in a search of
+ * `depth` plies, `guessed` if a value at the depth limit entered it. Without a guess the value
+ * is good at any depth. In a proof pass the values at the limit are all the worst for one side
+ * (see prove): where they are the worst for the side to move, a value that is not below the
+ * window is a lower bound of the true one, good at any depth, and where they are its best, one
+ * not above the window an upper bound; the other values bound nothing and are not kept. */
+static void store_result(Solver *s, uint64_t key, int v, int flag, int side, int guessed,
+                         int depth, uint64_t move, uint64_t work) {
+    if (!guessed) {
+        store(s, key, v, flag, EXACT_DEPTH, move, work);
+    } else if (!s->proof) {
+        store(s, key, v, flag, depth, move, work);
+    } else if (unknown(s, side) < 0) {
+        if (flag != TT_UPPER) store(s, key, v, TT_LOWER, EXACT_DEPTH, move, work);
+    } else {
+        if (flag != TT_LOWER) store(s, key, v, TT_UPPER, EXACT_DEPTH, move, work);
+    }
 }
 
 static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth, int alpha,
@@ -1078,10 +1117,11 @@ static int search_child(Solver *s, const Node *n, int slot, int passes, int sc) 
 /* Whether table entry e, `plies` below the node (1: the child; 2: this side again, after the
  * other side's pass), decides the value of a play that scored sc in the node's window (lo, hi),
  * as negamax's probe there would: the value in *v. */
-static int decides(const Entry *e, int plies, int depth, int sc, int lo, int hi, int *v) {
+static int decides(const Entry *e, int plies, int depth, int sc, int lo, int hi, int proof,
+                   int *v) {
     int sign = plies == 1 ? -1 : 1;
     int alpha = sign < 0 ? sc - hi : lo - sc, beta = sign < 0 ? sc - lo : hi - sc;
-    if (!settles(e, depth, alpha, beta)) return 0;
+    if (!settles(e, depth, alpha, beta, proof)) return 0;
     *v = sc + sign * e->value;
     return 1;
 }
@@ -1099,11 +1139,11 @@ static int known_child(Solver *s, const Node *n, uint64_t key, int plies, int sc
     int d = n->depth - plies, probes = 1;
     if (!probe(s, key, e)) return 0;
     if (!n->tried) {
-        if (!decides(e, plies, d, sc, n->a, n->beta, v)) return 0;
+        if (!decides(e, plies, d, sc, n->a, n->beta, s->proof, v)) return 0;
     } else {
-        if (!decides(e, plies, d, sc, n->a, n->a + 1, v)) return 0;
+        if (!decides(e, plies, d, sc, n->a, n->a + 1, s->proof, v)) return 0;
         if (*v > n->a && *v < n->beta) { /* the re-search in full */
-            if (!decides(e, plies, d, sc, n->a, n->beta, v)) return 0;
+            if (!decides(e, plies, d, sc, n->a, n->beta, s->proof, v)) return 0;
             probes = 2;
         }
     }
@@ -1307,6 +1347,7 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
     size_t count = s->list_n[ply];
     int opp = 1 - side, ends = pass_ends(s, slot, side, passes);
     int pass_value = end_by_passes(s, side); /* its end, or its guess */
+    if (s->proof && !ends) pass_value = -unknown(s, opp);
     int drawn = s->bag > 0 ? VALUE[s->bag] : 0;
     int exact_best = ends ? pass_value : -INF, guess_best = ends ? -INF : pass_value;
     uint64_t exact_move = ends ? PASS_CODE : 0, guess_move = ends ? 0 : PASS_CODE;
@@ -1318,7 +1359,9 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
             if (v > exact_best) exact_best = v, exact_move = encode(m);
             continue;
         }
-        int v = m->score - (s->rack_value[side] - placed_value(m) + drawn - s->rack_value[opp]);
+        int v = s->proof ? m->score - unknown(s, opp)
+                         : m->score - (s->rack_value[side] - placed_value(m) + drawn -
+                                       s->rack_value[opp]);
         if (v > guess_best) guess_best = v, guess_move = encode(m);
     }
     int best = exact_best;
@@ -1330,7 +1373,7 @@ static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta
             s->heuristic++;
             if (guess_best > best) best = guess_best, best_move = guess_move;
         }
-        store(s, key, best, TT_EXACT, guess_move ? 1 : EXACT_DEPTH, best_move, count);
+        store_result(s, key, best, TT_EXACT, side, guess_move != 0, 1, best_move, count);
     }
     if (ply == 0) s->root_best = best_move;
     return best;
@@ -1418,14 +1461,14 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     Entry e;
     if (probe(s, key, &e)) {
         ttmove = e.move;
-        if (ply > 0 && settles(&e, depth, alpha, beta)) {
+        if (ply > 0 && settles(&e, depth, alpha, beta, s->proof)) {
             if (e.depth != EXACT_DEPTH) s->heuristic++;
             return e.value;
         }
     }
     if (depth == 0 || ply >= MAX_PLY) {
         s->heuristic++;
-        return end_by_passes(s, side);
+        return s->proof ? unknown(s, side) : end_by_passes(s, side);
     }
     if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
     Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0,
@@ -1510,13 +1553,51 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     }
     if (s->stopped) return 0;
     if (ply == 0) s->root_best = n.best_move;
-    store(s, key, n.best, n.best <= alpha ? TT_UPPER : n.best >= beta ? TT_LOWER : TT_EXACT,
-          s->heuristic == heuristic0 ? EXACT_DEPTH : depth, n.best_move, s->nodes - nodes0);
+    store_result(s, key, n.best,
+                 n.best <= alpha ? TT_UPPER : n.best >= beta ? TT_LOWER : TT_EXACT, side,
+                 s->heuristic != heuristic0, depth, n.best_move, s->nodes - nodes0);
     return n.best;
 }
 
+/* Whether the game's value from the root is v, proved within s->proof_depth plies: two
+ * null-window searches where a position at the depth limit is worth, not a guess, but the worst
+ * for one side, so that a line counts only where the game ends within the depth. The first (every
+ * unknown position the worst for the root's side) shows the value at least v, the second (the
+ * best) at most v; *best, the move the first found. The shallow deepening's value is most often
+ * the game's, and a short proof of it most often exists where the search to the end, ordered by
+ * the shallow iterations' guesses, follows longer lines to the end (endgame 20 of the bench:
+ * over 30 s to the end, 0.4 s so; stop 35). The table keeps only what such a pass bounds
+ * (store_result) and reads only what needed no guess; the killers and the history are put back
+ * as they were, so that a failed proof leaves the search to the end as it would have been. */
+static int prove(Solver *s, int side, int passes, int v, uint64_t *best) {
+    uint64_t killer[MAX_PLY + 1][2], out_killer[MAX_PLY + 1][4];
+    uint32_t *hist = malloc(((size_t)1 << 16) * sizeof *hist);
+    if (!hist) return 0;
+    memcpy(killer, s->killer, sizeof killer);
+    memcpy(out_killer, s->out_killer, sizeof out_killer);
+    memcpy(hist, s->hist, ((size_t)1 << 16) * sizeof *hist);
+    uint64_t root = full_hash(s, side, passes) ^ s->board_hash;
+    int proved = 0;
+    s->root_side = side;
+    s->proof = 1;
+    s->hash = root;
+    if (negamax(s, 0, 0, side, passes, s->proof_depth, v - 1, v) >= v && !s->stopped) {
+        *best = s->root_best;
+        s->proof = -1;
+        s->hash = root;
+        proved = negamax(s, 0, 0, side, passes, s->proof_depth, v, v + 1) <= v && !s->stopped;
+    }
+    s->proof = 0;
+    memcpy(s->killer, killer, sizeof killer);
+    memcpy(s->out_killer, out_killer, sizeof out_killer);
+    memcpy(s->hist, hist, ((size_t)1 << 16) * sizeof *hist);
+    free(hist);
+    return proved;
+}
+
 /* Iterative deepening from the root (gens[0], `side` to move): the value, and in *best the
- * best move's code; *exact when the last iteration needed no heuristic. */
+ * best move's code; *exact when the last iteration needed no heuristic, or the last shallow
+ * value was proved (prove). */
 static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, uint64_t *best) {
     int value = 0;
     *exact = 0;
@@ -1524,6 +1605,16 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
     *depth_out = 0;
     for (int iteration = 1; iteration <= SHALLOW + 1; iteration++) {
         int depth = iteration <= SHALLOW ? iteration : MAX_PLY - 1; /* the last: to the end */
+        if (iteration == SHALLOW + 1 && s->proof_depth) {
+            uint64_t proved_best = 0;
+            if (prove(s, side, passes, value, &proved_best)) {
+                *best = proved_best;
+                *exact = 1;
+                *depth_out = s->proof_depth;
+                return value;
+            }
+            if (s->stopped) break;
+        }
         uint64_t before = s->heuristic;
         s->hash = full_hash(s, side, passes) ^ s->board_hash;
         int v = negamax(s, 0, 0, side, passes, depth, -INF, INF);
@@ -1721,12 +1812,16 @@ static void memory_return(Memory *m, const Solver *s) {
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *ob, *oa, *obr, *onodes, *omasks;
-    int pass_limit, passes, tt_bits, bag = -1;
+    int pass_limit, passes, tt_bits, bag = -1, proof_depth = PROOF_DEPTH;
     double seconds;
     unsigned long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOOiidKi|i", &ob, &oa, &obr, &onodes, &omasks, &pass_limit,
-                          &passes, &seconds, &max_nodes, &tt_bits, &bag))
+    if (!PyArg_ParseTuple(args, "OOOOOiidKi|ii", &ob, &oa, &obr, &onodes, &omasks, &pass_limit,
+                          &passes, &seconds, &max_nodes, &tt_bits, &bag, &proof_depth))
         return NULL;
+    if (proof_depth < 0 || proof_depth >= MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "proof_depth out of range");
+        return NULL;
+    }
     Buf board = {0}, ra = {0}, rb = {0}, nodes = {0}, masks = {0};
     PyObject *out = NULL;
     Solver s;
@@ -1752,6 +1847,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     if (!board_valid(board.buf.buf) || read_kwg(&nodes, &masks, &s.k) < 0) goto done;
     s.pass_limit = pass_limit;
+    s.proof_depth = proof_depth;
     s.max_nodes = max_nodes;
     s.tt_max_mask = ((uint64_t)1 << (tt_bits - 2)) - 1;
     s.tt_mask = ((uint64_t)1 << ((tt_bits < TT_START_BITS ? tt_bits : TT_START_BITS) - 2)) - 1;

@@ -8,9 +8,10 @@ def configure(values: bytes, counts: bytes, letter_multipliers: bytes, word_mult
 
 def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks: Buffer,
           pass_limit: int, passes: int, seconds: float, max_nodes: int, tt_bits: int,
-          bag: int = -1, /) -> tuple[int, int, int, int, bytes]:
+          bag: int = -1, proof_depth: int = 5, /) -> tuple[int, int, int, int, bytes]:
     """(value, exact, nodes, depth, best line as packed move records); ``rack_a`` moves first;
-    ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty)."""
+    ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty);
+    ``proof_depth``: the plies of the proof of the shallow value (0: none)."""
 
 def words(squares: Buffer, pool: Buffer, nodes: Buffer, masks: Buffer, /) -> bytes:
     """The words the board can still form with tiles of the pool (29 counts, index 0 the

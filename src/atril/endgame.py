@@ -156,12 +156,15 @@ def start_passes(rules: Ruleset, pass_streak: int, scoreless_streak: int) -> int
 
 def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_limit: int,
                 passes: int = 0, bag: int | None = None, seconds: float | None = None,
-                max_nodes: int | None = None, words: Kwg | None = None) -> Solution:
+                max_nodes: int | None = None, words: Kwg | None = None,
+                proof: bool = True) -> Solution:
     """The search itself, on a board and two racks (the first to move), for callers that
     checked them (the pre-endgame, the player); ``spread`` is the value. ``bag``: the one
     tile left in the bag, which the next play draws (then nobody can go out before it).
     ``words``: the lexicon cut down by ``endgame_words`` for this board or one it came from
-    (made here when not given, within ``seconds``: a player's clock counts it)."""
+    (made here when not given, within ``seconds``: a player's clock counts it). ``proof=False``
+    leaves out the proof of the shallow search's value (docs/ENDGAME.md): the search the
+    tests hold it to."""
     start = time.perf_counter()
     if words is None:
         words = endgame_words(board, [*racks[0], *racks[1], *([] if bag is None else [bag])],
@@ -172,7 +175,8 @@ def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_l
     counts = [bytes(Rack(r).counts()) for r in racks]
     value, exact, nodes, depth, line = _native.solve(
         board.squares, counts[0], counts[1], words.nodes, words.child_masks, pass_limit, passes,
-        limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag)
+        limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag,
+        *(() if proof else (0,)))
     elapsed = time.perf_counter() - start
     pv = _line(line, racks, bag)
     if not pv:  # stopped before a first answer: the pass is always legal
