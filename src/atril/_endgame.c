@@ -25,7 +25,8 @@
  * remembers which values are exact (depth EXACT_DEPTH), so the next iteration reuses them.
  * The deepening goes ply by ply up to SHALLOW plies, then tries to prove the last value within
  * PROOF_DEPTH plies (see prove), then searches to the end of the game; it stops at the first
- * iteration without a heuristic value: its result is the game's exact value. The KWG must have passed atril._kwg.check, as for atril._movegen.
+ * iteration without a heuristic value (or the proof): its result is the game's exact value.
+ * The KWG must have passed atril._kwg.check, as for atril._movegen.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
