@@ -832,11 +832,15 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int
     for (int i = 0; i < nput; i++) g->board[changed[i]] = 0;
 }
 
+/* In a proof pass, what a position at the depth limit is worth to `side`, its value unknown:
+ * the worst for the root's side (proof 1) or the best (proof -1), whoever is to move. */
+static inline int unknown(const Solver *s, int side) {
+    return (s->proof > 0) == (side == s->root_side) ? -UNKNOWN : UNKNOWN;
+}
+
 /* negamax's node for one tile left on each side, their best one-tile plays (out[side], -1 if
  * none) known: the board can only change by a play that ends the game, so the values follow
  * without the board; the same nodes counted, the same values. */
-static inline int unknown(const Solver *s, int side);
-
 static int one_each(Solver *s, int ply, int side, int passes, int depth, const int *out,
                     const int *value) {
     s->nodes++;
@@ -960,12 +964,6 @@ static void store(Solver *s, uint64_t key, int value, int flag, int depth, uint6
     b[0].key_value = KEY_CHECK(key) | (uint16_t)(int16_t)value;
     if (move == PASS_CODE) move = PASS_STORED;
     b[0].move_flag_rank = move | (uint64_t)flag << MOVE_BITS | rank_of(depth, work) << 56;
-}
-
-/* In a proof pass, what a position at the depth limit is worth to `side`, its value unknown:
- * the worst for the root's side (proof 1) or the best (proof -1), whoever is to move. */
-static inline int unknown(const Solver *s, int side) {
-    return (s->proof > 0) == (side == s->root_side) ? -UNKNOWN : UNKNOWN;
 }
 
 /* Keeps a node's value v for `side`, found with the flag (exact or a bound) in a search of
@@ -1310,27 +1308,18 @@ static int already(const Node *n, uint64_t code) {
     return 0;
 }
 
-/* A move known before generating (the table's, a killer), tried if legal here. */
-static int try_known(Solver *s, Node *n, uint64_t code) {
+/* A move known before generating (the table's, a killer), tried if legal here; with `out`,
+ * only if it is a play that goes out here (a play that went out at this ply elsewhere,
+ * s->out_killer: its value is known at once, 45.4, with no search below it). */
+static int try_known(Solver *s, Node *n, uint64_t code, int out) {
     if (!code || already(n, code)) return 0;
     Rec m;
     if (code != PASS_CODE) {
         if (!decode(&s->gens[n->slot], s->rack[n->side], code, &m)) return 0;
+        if (out && !goes_out(s, &m, n->side)) return 0;
     }
     n->done[n->ndone++] = code;
     return try_move(s, n, code == PASS_CODE ? NULL : &m, code);
-}
-
-/* A play that went out and refuted a move at this ply elsewhere (s->out_killer), tried before
- * the other known moves when it goes out here too: its value is known at once (45.4), with no
- * search below it, and where it reaches beta no move is searched at all. */
-static int try_out(Solver *s, Node *n, uint64_t code) {
-    if (!code || already(n, code)) return 0;
-    Rec m;
-    if (!decode(&s->gens[n->slot], s->rack[n->side], code, &m) || !goes_out(s, &m, n->side))
-        return 0;
-    n->done[n->ndone++] = code;
-    return try_move(s, n, &m, code);
 }
 
 /* One ply from the depth limit: every child's value is known without playing it (the end of
@@ -1485,10 +1474,10 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     uint64_t k0 = s->killer[ply][0], k1 = s->killer[ply][1];
     int cut = 0;
     for (int k = 0; k < 4 && !cut && s->bag < 0; k++)
-        cut = try_out(s, &n, s->out_killer[ply][k]);
-    cut = cut || try_known(s, &n, ttmove) || (k0 != PASS_CODE && try_known(s, &n, k0)) ||
-          (k1 != PASS_CODE && try_known(s, &n, k1)) ||
-          ((k0 == PASS_CODE || k1 == PASS_CODE) && try_known(s, &n, PASS_CODE));
+        cut = try_known(s, &n, s->out_killer[ply][k], 1);
+    cut = cut || try_known(s, &n, ttmove, 0) || (k0 != PASS_CODE && try_known(s, &n, k0, 0)) ||
+          (k1 != PASS_CODE && try_known(s, &n, k1, 0)) ||
+          ((k0 == PASS_CODE || k1 == PASS_CODE) && try_known(s, &n, PASS_CODE, 0));
     if (!cut) {
         /* Two tiles against one: only this side's plays change the board (the other side's one
          * tile ends the game when it is played), and most such nodes fail low; pair_bound
