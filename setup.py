@@ -1,10 +1,18 @@
-"""Native extensions: every ``src/atril/_*.c`` file becomes the module ``atril._*`` (built by pip);
-and the message catalogs, compiled for gettext."""
+"""Native extensions: every ``src/atril/_*.c`` file becomes the module ``atril._*`` (built by pip;
+the exact endgame from a profile of its own run where the compiler is GCC); and the message
+catalogs, compiled for gettext."""
 
+import copy
+import os
 import platform
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 # Every x86-64 chip since 2008 counts bits in one instruction (the move generator's child
 # lookup); elsewhere the compiler's own popcount is used.
@@ -16,6 +24,71 @@ extensions = [
     Extension(f"atril.{path.stem}", [str(path)], depends=HEADERS, extra_compile_args=FLAGS)
     for path in sorted(Path("src/atril").glob("_*.c"))
 ]
+
+
+# The exact endgame is built twice: once counting its branches, run on tools/pgo_workload.py,
+# then from the counts (GCC's -fprofile-use lays the code out for the branches taken and inlines
+# where it pays): a tenth less time for the same search (docs/BENCH.md; the simulation gained
+# 1 to 2 %, within the noise, and is built once). ATRIL_PGO=0 builds it once too.
+PROFILED = ("_endgame",)
+WORKLOAD = Path("tools/pgo_workload.py")
+
+
+class BuildExt(build_ext):
+    """``build_ext`` with the profile-guided second build of ``PROFILED``; without GCC, without
+    the workload (an sdist without ``tools/``) or where it fails, the plain build."""
+
+    def build_extensions(self) -> None:
+        super().build_extensions()
+        profiled = [ext for ext in self.extensions if ext.name.rpartition(".")[2] in PROFILED]
+        if os.environ.get("ATRIL_PGO", "1") == "0" or not profiled or not self._gcc() \
+                or not WORKLOAD.is_file():
+            return
+        with tempfile.TemporaryDirectory(prefix="atril-pgo-") as tmp:
+            counts = Path(tmp, "counts")
+            self._rebuild(profiled, [f"-fprofile-generate={counts}"], ["-fprofile-generate"])
+            # The package as it will run: its Python and data, the extensions just built.
+            package = Path(tmp, "atril")
+            shutil.copytree("src/atril", package,
+                            ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.c", "*.h"))
+            for ext in self.extensions:
+                shutil.copy(self.get_ext_fullpath(ext.name), package)
+            env = dict(os.environ, PYTHONPATH=tmp, XDG_CACHE_HOME=str(Path(tmp, "cache")))
+            try:
+                run = subprocess.run([sys.executable, str(WORKLOAD)], env=env,
+                                     capture_output=True, text=True, timeout=900)
+                failure = run.stderr[-2000:] if run.returncode else ""
+            except subprocess.TimeoutExpired:
+                failure = "más de 900 s"
+            if failure:
+                print(f"atril: compilado sin perfil ({WORKLOAD} falló):\n{failure}",
+                      file=sys.stderr)
+                self._rebuild(profiled, [], [])
+                return
+            self._rebuild(profiled, [f"-fprofile-use={counts}", "-fprofile-correction"], [])
+
+    def _gcc(self) -> bool:
+        """Whether the C compiler is GCC (clang's profiles take other flags and a merge step)."""
+        try:
+            version = subprocess.run([self.compiler.compiler_so[0], "--version"],
+                                     capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError, AttributeError, IndexError):
+            return False
+        gnu = "gcc" in version or "Free Software Foundation" in version
+        return gnu and "clang" not in version
+
+    def _rebuild(self, extensions: list[Extension], compile_args: list[str],
+                 link_args: list[str]) -> None:
+        """Build ``extensions`` again with these extra flags, to the same objects and paths."""
+        force, self.force = self.force, True
+        try:
+            for ext in extensions:
+                ext = copy.copy(ext)
+                ext.extra_compile_args = [*FLAGS, *compile_args]
+                ext.extra_link_args = link_args
+                self.build_extension(ext)
+        finally:
+            self.force = force
 
 
 def compile_catalogs() -> None:
@@ -33,4 +106,4 @@ def compile_catalogs() -> None:
 
 
 compile_catalogs()
-setup(ext_modules=extensions)
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
