@@ -53,7 +53,7 @@ class BuildExt(build_ext):
                             ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.c", "*.h"))
             for ext in self.extensions:
                 shutil.copy(self.get_ext_fullpath(ext.name), package)
-            env = dict(os.environ, PYTHONPATH=tmp, XDG_CACHE_HOME=str(Path(tmp, "cache")))
+            env = dict(os.environ, PYTHONPATH=tmp, ATRIL_CACHE_DIR=str(Path(tmp, "cache")))
             try:
                 run = subprocess.run([sys.executable, str(WORKLOAD)], env=env,
                                      capture_output=True, text=True, timeout=900)

@@ -17,3 +17,11 @@ def test_the_profile_workload_solves_endgames() -> None:
     solved, _, rest = run.stdout.partition(" finales, ")
     assert int(solved) == 2
     assert int(rest.split()[0].replace(",", "")) > 2 * 1000
+
+
+def test_the_installed_endgame_is_not_the_counting_build() -> None:
+    # The counting build writes its counts at every exit of the process that loaded it, into
+    # the build's temporary directory: it must never be the one left installed.
+    from atril import _endgame
+
+    assert b"__gcov" not in Path(_endgame.__file__).read_bytes()
