@@ -36,7 +36,7 @@ WORKLOAD = Path("tools/pgo_workload.py")
 
 class BuildExt(build_ext):
     """``build_ext`` with the profile-guided second build of ``PROFILED``; without GCC, without
-    the workload (an sdist without ``tools/``) or where it fails, the plain build."""
+    the workload, or where a step of it fails, the plain build."""
 
     def build_extensions(self) -> None:
         super().build_extensions()
@@ -45,27 +45,32 @@ class BuildExt(build_ext):
                 or not WORKLOAD.is_file():
             return
         with tempfile.TemporaryDirectory(prefix="atril-pgo-") as tmp:
-            counts = Path(tmp, "counts")
-            self._rebuild(profiled, [f"-fprofile-generate={counts}"], ["-fprofile-generate"])
-            # The package as it will run: its Python and data, the extensions just built.
-            package = Path(tmp, "atril")
-            shutil.copytree("src/atril", package,
-                            ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.c", "*.h"))
-            for ext in self.extensions:
-                shutil.copy(self.get_ext_fullpath(ext.name), package)
-            env = dict(os.environ, PYTHONPATH=tmp, ATRIL_CACHE_DIR=str(Path(tmp, "cache")))
             try:
-                run = subprocess.run([sys.executable, str(WORKLOAD)], env=env,
-                                     capture_output=True, text=True, timeout=900)
-                failure = run.stderr[-2000:] if run.returncode else ""
-            except subprocess.TimeoutExpired:
-                failure = "más de 900 s"
-            if failure:
-                print(f"atril: compilado sin perfil ({WORKLOAD} falló):\n{failure}",
-                      file=sys.stderr)
+                self._profile_guided(profiled, Path(tmp))
+            except Exception as error:  # the build must not fail for want of a profile
+                print(f"atril: compilado sin perfil: {error}", file=sys.stderr)
                 self._rebuild(profiled, [], [])
-                return
-            self._rebuild(profiled, [f"-fprofile-use={counts}", "-fprofile-correction"], [])
+
+    def _profile_guided(self, profiled: list[Extension], tmp: Path) -> None:
+        """Build counting, run the workload, build from the counts (in ``tmp``); raises where a
+        step fails, the counting build then still in place."""
+        counts = tmp / "counts"
+        self._rebuild(profiled, [f"-fprofile-generate={counts}"], ["-fprofile-generate"])
+        # The package as it will run: its Python and data, the extensions just built.
+        package = tmp / "atril"
+        shutil.copytree("src/atril", package,
+                        ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.c", "*.h"))
+        for ext in self.extensions:
+            shutil.copy(self.get_ext_fullpath(ext.name), package)
+        # Ahead of the path pip gives the build (its isolated environment: platformdirs).
+        path = os.pathsep.join(filter(None, [str(tmp), os.environ.get("PYTHONPATH")]))
+        env = dict(os.environ, PYTHONPATH=path, ATRIL_CACHE_DIR=str(tmp / "cache"))
+        run = subprocess.run([sys.executable, str(WORKLOAD)], env=env, capture_output=True,
+                             text=True, timeout=900)
+        if run.returncode:
+            raise RuntimeError(f"{WORKLOAD} falló:\n{run.stderr[-2000:]}")
+        self._rebuild(profiled, [f"-fprofile-use={counts}", "-fprofile-correction",
+                                 "-DATRIL_PROFILED=1"], [])
 
     def _gcc(self) -> bool:
         """Whether the C compiler is GCC (clang's profiles take other flags and a merge step)."""

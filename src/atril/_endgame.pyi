@@ -2,6 +2,9 @@
 
 from typing_extensions import Buffer
 
+PROFILED: int
+"""1 when built from a profile of its own run (setup.py), else 0."""
+
 def configure(values: bytes, counts: bytes, letter_multipliers: bytes, word_multipliers: bytes,
               bingo_bonus: int, /) -> None:
     """Tile values and counts (29 each), the premium maps (225 each) and the bingo bonus."""
