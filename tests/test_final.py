@@ -176,6 +176,20 @@ def test_the_proof_of_the_shallow_value_agrees_with_the_search_without_it():  # 
     assert ran >= 2
 
 
+def test_the_proof_tried_early_decides_a_whole_endgame():  # art. 45.2, 45.4
+    """The proof is tried early too, after three plies, when the value held from two plies: in
+    this 7-v-7 endgame it decides the game before the deeper shallow iterations, which the
+    search without it needs: the same value, a tenth of the positions, a line that replays."""
+    position = Position(ENDGAMES[1])
+    proved = endgame.solve_racks(position.board, position.racks, es09(), pass_limit=4)
+    plain = endgame.solve_racks(position.board, position.racks, es09(), pass_limit=4,
+                                proof=False)
+    assert proved.exact and plain.exact
+    assert proved.value == plain.value
+    assert replay_line(position.board, position.racks, proved, 4) == proved.value
+    assert proved.nodes * 4 < plain.nodes
+
+
 @pytest.mark.parametrize("limit, passes", [(4, 3), (4, 2), (6, 5), (6, 0), (2, 1)])
 def test_runs_of_passes_follow_the_ruleset(limit, passes):
     """Four passes (FISE, 45.2) or six scoreless turns (FILE 2024, 45.3) end the game, each
@@ -350,7 +364,7 @@ def test_a_table_that_grows_keeps_the_answer(monkeypatch):
     """A search uses the first 4 MiB of its table and widens it sixteenfold as it fills, its
     entries moved over in place: the same value and a best line that adds up, as with a table
     held at the starting size; the different count of positions shows that this one grew."""
-    position = Position(ENDGAMES[1])
+    position = Position(ENDGAMES[0])
     grown = endgame.solve(position, es09())
     monkeypatch.setattr(endgame, "TT_BITS", 18)  # the starting size, never grown
     fixed = endgame.solve(position, es09())
@@ -365,7 +379,7 @@ def test_memory_kept_between_searches_carries_nothing_over():
     (memory fresh from the system must be cleared by it); nothing a search leaves there may
     reach the next: the same endgame searched again after another counts the same positions
     and finds the same value. Two searches at once (threads) each get memory of their own."""
-    grows, other = Position(ENDGAMES[1]), Position(ENDGAMES[3])
+    grows, other = Position(ENDGAMES[0]), Position(ENDGAMES[3])
     first = endgame.solve(grows, es09())
     endgame.solve(other, es09())
     again = endgame.solve(grows, es09())

@@ -70,6 +70,13 @@
 #ifndef PROOF_DEPTH
 #define PROOF_DEPTH 5
 #endif
+/* The shallow iteration after which the proof is tried early, when its value held from the
+ * iteration before: where the value is the game's and provable, that saves the deeper shallow
+ * iterations, often most of the time (stop 37: endgame 24 of the bench 35.3 → 7.8 million
+ * positions, its 4-ply iteration 26.4 million of them; 6 68.4 → 12.6). */
+#ifndef EARLY_PROOF
+#define EARLY_PROOF 3
+#endif
 /* The remembered lines' plays and cross-sets grow with the table up to this many bits, no
  * further: more measured no faster (the table itself does gain). */
 #define AUX_BITS 22
@@ -1586,25 +1593,16 @@ static int prove(Solver *s, int side, int passes, int v, uint64_t *best) {
 }
 
 /* Iterative deepening from the root (gens[0], `side` to move): the value, and in *best the
- * best move's code; *exact when the last iteration needed no heuristic, or the last shallow
- * value was proved (prove). */
+ * best move's code; *exact when the last iteration needed no heuristic, or a shallow value was
+ * proved (prove): after the last shallow iteration, and early, after EARLY_PROOF plies, when
+ * that iteration's value is the one before's too. */
 static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, uint64_t *best) {
-    int value = 0;
+    int value = 0, last = -INF;
     *exact = 0;
     *best = 0;
     *depth_out = 0;
     for (int iteration = 1; iteration <= SHALLOW + 1; iteration++) {
         int depth = iteration <= SHALLOW ? iteration : MAX_PLY - 1; /* the last: to the end */
-        if (iteration == SHALLOW + 1 && s->proof_depth) {
-            uint64_t proved_best = 0;
-            if (prove(s, side, passes, value, &proved_best)) {
-                *best = proved_best;
-                *exact = 1;
-                *depth_out = s->proof_depth;
-                return value;
-            }
-            if (s->stopped) break;
-        }
         uint64_t before = s->heuristic;
         s->hash = full_hash(s, side, passes) ^ s->board_hash;
         int v = negamax(s, 0, 0, side, passes, depth, -INF, INF);
@@ -1616,6 +1614,17 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
             *exact = 1;
             break;
         }
+        if (s->proof_depth && (iteration == SHALLOW || (iteration == EARLY_PROOF && v == last))) {
+            uint64_t proved_best = 0;
+            if (prove(s, side, passes, value, &proved_best)) {
+                *best = proved_best;
+                *exact = 1;
+                *depth_out = s->proof_depth;
+                return value;
+            }
+            if (s->stopped) break;
+        }
+        last = v;
     }
     return value;
 }
