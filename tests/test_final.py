@@ -177,9 +177,10 @@ def test_the_proof_of_the_shallow_value_agrees_with_the_search_without_it():  # 
 
 
 def test_the_proof_tried_early_decides_a_whole_endgame():  # art. 45.2, 45.4
-    """The proof is tried early too, after three plies, when the value held from two plies: in
-    this 7-v-7 endgame it decides the game before the deeper shallow iterations, which the
-    search without it needs: the same value, a tenth of the positions, a line that replays."""
+    """The proof is tried early too, after two or three plies, when the value held from the
+    iteration before: in this 7-v-7 endgame it decides the game before the deeper shallow
+    iterations, which the search without it needs: the same value, a tenth of the positions, a
+    line that replays."""
     position = Position(ENDGAMES[1])
     proved = endgame.solve_racks(position.board, position.racks, es09(), pass_limit=4)
     plain = endgame.solve_racks(position.board, position.racks, es09(), pass_limit=4,
