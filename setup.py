@@ -36,13 +36,17 @@ WORKLOAD = Path("tools/pgo_workload.py")
 
 class BuildExt(build_ext):
     """``build_ext`` with the profile-guided second build of ``PROFILED``; without GCC, without
-    the workload, or where a step of it fails, the plain build."""
+    the workload, or where a step of it fails, the plain build. The module says which
+    (``_endgame.PROFILED``: 1 from the profile, 0 the profile failed, -1 not tried)."""
 
     def build_extensions(self) -> None:
-        super().build_extensions()
         profiled = [ext for ext in self.extensions if ext.name.rpartition(".")[2] in PROFILED]
-        if os.environ.get("ATRIL_PGO", "1") == "0" or not profiled or not self._gcc() \
-                or not WORKLOAD.is_file():
+        tried = os.environ.get("ATRIL_PGO", "1") != "0" and self._gcc() and WORKLOAD.is_file()
+        if not tried:
+            for ext in profiled:
+                ext.extra_compile_args = [*FLAGS, "-DATRIL_PROFILED=-1"]
+        super().build_extensions()
+        if not tried or not profiled:
             return
         with tempfile.TemporaryDirectory(prefix="atril-pgo-") as tmp:
             try:

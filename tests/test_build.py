@@ -1,13 +1,9 @@
 """The build: the exact endgame built from a profile of its own run (setup.py,
 tools/pgo_workload.py)."""
 
-import os
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,21 +28,10 @@ def test_the_installed_endgame_is_not_the_counting_build() -> None:
     assert b"__gcov" not in Path(_endgame.__file__).read_bytes()
 
 
-def _gcc() -> bool:
-    compiler = (sysconfig.get_config_var("CC") or "").split()
-    try:
-        version = subprocess.run([compiler[0], "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout
-    except (OSError, IndexError, subprocess.SubprocessError):
-        return False
-    return ("gcc" in version or "Free Software Foundation" in version) and "clang" not in version
-
-
-@pytest.mark.skipif(os.environ.get("ATRIL_PGO") == "0" or not _gcc(),
-                    reason="built without a profile on purpose, or not by GCC")
-def test_the_endgame_is_built_from_its_profile() -> None:
+def test_the_endgame_is_built_from_its_profile_where_it_is_tried() -> None:
     # Where a step of the profile fails, the build goes on plainly with one line among pip's
     # output (hidden by -q): a tenth of the search's speed lost without a word but for this.
+    # -1: the build did not try (ATRIL_PGO=0, a compiler other than GCC), as setup.py decides.
     from atril import _endgame
 
-    assert _endgame.PROFILED == 1, "built without its profile: see `pip install -v` (setup.py)"
+    assert _endgame.PROFILED != 0, "built without its profile: see `pip install -v` (setup.py)"

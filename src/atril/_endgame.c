@@ -2063,7 +2063,9 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "atril._endgame", NULL, -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-/* 1 when built from a profile of its own run (setup.py defines it then), else 0. */
+/* 1 when built from a profile of its own run, -1 when setup.py did not try (ATRIL_PGO=0, a
+ * compiler other than GCC, no workload), 0 when it tried and the profile failed (setup.py
+ * defines it but for 0). */
 #ifndef ATRIL_PROFILED
 #define ATRIL_PROFILED 0
 #endif

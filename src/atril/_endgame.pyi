@@ -3,7 +3,8 @@
 from typing_extensions import Buffer
 
 PROFILED: int
-"""1 when built from a profile of its own run (setup.py), else 0."""
+"""1 when built from a profile of its own run (setup.py); -1 when the build did not try
+(ATRIL_PGO=0, a compiler other than GCC); 0 when it tried and the profile failed."""
 
 def configure(values: bytes, counts: bytes, letter_multipliers: bytes, word_multipliers: bytes,
               bingo_bonus: int, /) -> None:
