@@ -163,23 +163,9 @@ static int perpendicular(const Gen *g, int dir, int sq, uint8_t *pre, int *plen,
     return 1;
 }
 
-/* Cross-sets remembered by their perpendicular run, packed exactly (5 bits a letter, the
- * square between prefix and suffix marked by 31; a = 0: an empty entry), for a caller that
- * works the same runs out again and again (the endgame's search). */
-typedef struct {
-    uint64_t a, b;
-    uint32_t mask;
-} CrossEntry;
-
-typedef struct {
-    CrossEntry *table;
-    uint64_t mask; /* table size less one, a power of two less one */
-} CrossMemo;
-
 /* The cross-set, cross-score and perpendicular length of square `sq` for a play along `dir`
- * (the perpendicular word runs along the other direction), for the letters in `want`;
- * `memo` (or NULL) remembers cross-sets by their run. */
-static void cross_square(Gen *g, int dir, int sq, uint32_t want, CrossMemo *memo) {
+ * (the perpendicular word runs along the other direction), for the letters in `want`. */
+static void cross_square(Gen *g, int dir, int sq, uint32_t want) {
     uint8_t pre[SIZE], suf[SIZE];
     int plen, slen, sum;
     g->xset[dir][sq] = 0;
@@ -190,23 +176,7 @@ static void cross_square(Gen *g, int dir, int sq, uint32_t want, CrossMemo *memo
         g->xset[dir][sq] = ALL_LETTERS; /* no perpendicular neighbour */
         return;
     }
-    if (memo) {
-        uint64_t packed[2] = {0, 0};
-        int at = 0;
-        for (int i = 0; i < plen; i++, at++) packed[at / 12] |= (uint64_t)pre[i] << (5 * (at % 12));
-        packed[at / 12] |= (uint64_t)31 << (5 * (at % 12));
-        at++;
-        for (int i = 0; i < slen; i++, at++) packed[at / 12] |= (uint64_t)suf[i] << (5 * (at % 12));
-        CrossEntry *e = &memo->table[mix64(packed[0] ^ packed[1] * 0x9E3779B97F4A7C15ULL) & memo->mask];
-        if (e->a != packed[0] || e->b != packed[1]) {
-            e->a = packed[0];
-            e->b = packed[1];
-            e->mask = cross_set(&g->k, pre, plen, suf, slen, want);
-        }
-        g->xset[dir][sq] = e->mask;
-    } else {
-        g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
-    }
+    g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
     g->xscore[dir][sq] = (int16_t)sum;
     g->xlen[dir][sq] = (uint8_t)(plen + slen);
 }
@@ -214,7 +184,7 @@ static void cross_square(Gen *g, int dir, int sq, uint32_t want, CrossMemo *memo
 /* Every square's cross-set for the letters in `want`. */
 static void compute_cross_for(Gen *g, uint32_t want) {
     for (int dir = 0; dir < 2; dir++)
-        for (int sq = 0; sq < NSQ; sq++) cross_square(g, dir, sq, want, NULL);
+        for (int sq = 0; sq < NSQ; sq++) cross_square(g, dir, sq, want);
 }
 
 /* Only the rack's letters (all of them with a blank) are worked out: nothing else is asked. */
