@@ -697,11 +697,16 @@ static const Rec *line_plays(Solver *s, Gen *g, int dir, int line, uint64_t key,
 /* The best score of a two-tile play of `side`'s rack along one line (-1: none; -2: out of
  * memory), remembered by the line's key and the rack: most lines of a node are as they were a
  * node before. */
-static int line_pair(Solver *s, Gen *g, int dir, int line, uint64_t key, uint32_t kind,
-                     uint32_t have) {
+static inline PairEntry *pair_entry(const Solver *s, uint64_t key, uint32_t kind,
+                                    uint32_t have) {
     uint64_t mix = key ^ (uint64_t)(kind + 1) * 0x9E3779B97F4A7C15ULL ^
                    (uint64_t)have * 0xC2B2AE3D27D4EB4FULL;
-    PairEntry *e = &s->pairs[(mix ^ mix >> 31) & ((1u << PAIR_BITS) - 1)];
+    return &s->pairs[(mix ^ mix >> 31) & ((1u << PAIR_BITS) - 1)];
+}
+
+static int line_pair(Solver *s, Gen *g, int dir, int line, uint64_t key, uint32_t kind,
+                     uint32_t have) {
+    PairEntry *e = pair_entry(s, key, kind, have);
     uint32_t kh = kind << 30 | have;
     if (e->key == key && e->kind_have == kh) return e->best;
     uint32_t wn;
@@ -1464,6 +1469,9 @@ static int pair_bound(Solver *s, int slot, int side) {
     int pair = -1, code[2], k = 0;
     Gen *g = &s->gens[slot];
     uint32_t have = rack_bits(s, side, s->rack[side]), kind = line_kind(s, side);
+    for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
+        for (int line = 0; line < SIZE; line++)
+            __builtin_prefetch(pair_entry(s, s->lkey[slot][dir][line], kind, have));
     for (int dir = 0; dir < 2; dir++)
         for (int line = 0; line < SIZE; line++) {
             int best = line_pair(s, g, dir, line, s->lkey[slot][dir][line], kind, have);
