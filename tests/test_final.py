@@ -191,6 +191,26 @@ def test_the_proof_tried_early_decides_a_whole_endgame():  # art. 45.2, 45.4
     assert proved.nodes * 4 < plain.nodes
 
 
+def test_one_tile_lists_hold_on_every_board_the_search_makes():  # art. 45.4
+    """Against one tile the value is its best one-tile play (going out, 45.4). The search
+    keeps each tile's best few one-tile plays on each board it makes, and works a board's out
+    from the board before it and the squares the play changed: the plays listed on unchanged
+    squares, and the changed squares' plays, above the last listed where the list was cut
+    short; where that leaves none, every square. With check_lists on, every list is checked
+    against every square of its board; on racks cut down from the self-play endgames, lists
+    come to need each of those cases (each found to raise with one of them left out)."""
+    _endgame.check_lists(True)
+    try:
+        for cgp in ENDGAMES:
+            position = Position(cgp)
+            for a, b, start in ((3, 2, 0), (2, 3, 2), (4, 1, 0), (3, 1, 3), (4, 3, 2)):
+                racks = (tuple(position.racks[0][start:start + a]),
+                         tuple(position.racks[1][start:start + b]))
+                endgame.solve_racks(position.board, racks, es09(), pass_limit=4)
+    finally:
+        _endgame.check_lists(False)
+
+
 @pytest.mark.parametrize("limit, passes", [(4, 3), (4, 2), (6, 5), (6, 0), (2, 1)])
 def test_runs_of_passes_follow_the_ruleset(limit, passes):
     """Four passes (FISE, 45.2) or six scoreless turns (FILE 2024, 45.3) end the game, each

@@ -19,6 +19,9 @@
  *   words(board, pool, nodes, masks) -> bytes
  *       the words that can still be formed on the board with tiles of the pool (29 counts),
  *       separated by 0 bytes, repeated: what the endgame's own lexicon is built from.
+ *   check_lists(on)
+ *       for the tests: each list of one-tile plays the searches work out is checked against
+ *       every square of its board (see Top), a wrong one raising AssertionError.
  *
  * A search depth counts plies (a pass is one). A node at the depth limit that is not the end
  * of the game gets a heuristic value and makes the iteration inexact; the transposition table
@@ -269,14 +272,29 @@ static int decode(const Gen *g, const uint8_t *rack, uint64_t code, Rec *m) {
     return 1;
 }
 
+/* The best one-tile plays of one code on a board, best first (their scores v, their squares
+ * sq): every play scoring more than the last one listed is listed, and when `cut` is 0 every
+ * play there is. So a board a play on from this one has its list from this one's and the
+ * squares the play changed alone: the plays listed on unchanged squares, and the changed
+ * squares' plays, those scoring at least the last listed here when this list is cut (see
+ * derive_top). Where a play covers the best square, as a play that blocks the other side's
+ * last tile does, the next ones listed take its place; with the best alone kept, every square
+ * was scanned again (endgame 25 of the bench: a million scans of 225 squares, a fifth of its
+ * time; stop 38). */
+#define TOP 4
+typedef struct {
+    int16_t v[TOP], sq[TOP];
+    uint8_t n, cut;
+} Top;
+
 /* What a board slot knows besides the board: the squares the play that made it from the slot
- * before changed (`derived`: it was made so), and the best one-tile play of each code where
+ * before changed (`derived`: it was made so), and each code's best one-tile plays where
  * `single_done` says (see single). */
 typedef struct {
     int16_t changed[4 * RACK_SIZE];
     int nchanged, derived;
     uint32_t single_done;
-    int16_t single[NCODES], single_sq[NCODES];
+    Top top[NCODES];
 } Slot;
 
 /* A line's plays for one side, with or without its blank (`kind`, see line_kind): those of a
@@ -309,7 +327,6 @@ typedef struct {
     uint64_t mask; /* table size less one, a power of two less one */
 } CrossMemo;
 
-
 typedef struct {
     Nodes k;
     uint32_t want; /* letters either rack may place: the cross-sets worked out */
@@ -338,7 +355,7 @@ typedef struct {
     uint64_t nodes, heuristic; /* heuristic: values given at the depth limit so far */
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
-    int stopped, failed;
+    int stopped, failed, bad_list; /* bad_list: see check_lists */
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
@@ -807,52 +824,100 @@ static inline int single_at(const Gen *g, int sq, int code) {
     return (down >= 0 ? (down + v) * wm : 0) + (across >= 0 ? (across + v) * wm : 0);
 }
 
-/* The best one-tile play of `code` on g's board (its score, -1 if none; *sq its square), every
- * square scanned. */
-static int scan_single(const Gen *g, int code, int *sq) {
-    int best = -1;
-    *sq = -1;
+/* Play (v, sq) into list t, kept best first and at most TOP long; one left out makes it cut.
+ * A play scoring the same as the last is left out: the list still holds every play scoring
+ * more than its last. */
+static inline void top_add(Top *t, int v, int sq) {
+    if (t->n == TOP) {
+        t->cut = 1;
+        if (v <= t->v[TOP - 1]) return;
+        t->n--;
+    }
+    int i = t->n++;
+    while (i > 0 && t->v[i - 1] < v) {
+        t->v[i] = t->v[i - 1];
+        t->sq[i] = t->sq[i - 1];
+        i--;
+    }
+    t->v[i] = (int16_t)v;
+    t->sq[i] = (int16_t)sq;
+}
+
+/* The list of `code`'s one-tile plays on g's board, every square scanned. */
+static void scan_top(const Gen *g, int code, Top *t) {
+    t->n = t->cut = 0;
     for (int q = 0; q < NSQ; q++) {
         int v = single_at(g, q, code);
-        if (v > best) best = v, *sq = q;
+        if (v >= 0) top_add(t, v, q);
     }
-    return best;
 }
 
-/* The same, from the answer (best, *sq) on a board that differed from g's only on the n squares
- * `changed`: those rescanned, or every square if the old best was one of them. */
-static int rescan_single(const Gen *g, int code, int best, int *sq, const int16_t *changed,
-                         int n) {
-    for (int i = 0; i < n; i++)
-        if (changed[i] == *sq) return scan_single(g, code, sq);
-    for (int i = 0; i < n; i++) {
-        int v = single_at(g, changed[i], code);
-        if (v > best) best = v, *sq = changed[i];
+/* The list on g's board from list p of a board that differed from it only on the nch squares
+ * `changed`: p's plays on the other squares are still there, scoring the same, and any play
+ * there missing from p scores no more than p's last when p is cut; so the plays listed
+ * are p's on unchanged squares and the changed squares' own, where p is cut only those
+ * scoring at least its last. If that leaves none of a cut list, every square is scanned. */
+static void derive_top(const Gen *g, int code, const Top *p, const int16_t *changed, int nch,
+                       Top *t) {
+    int floor = p->cut ? p->v[p->n - 1] : 0;
+    t->n = 0;
+    t->cut = p->cut;
+    for (int i = 0; i < p->n; i++) {
+        int moved = 0;
+        for (int j = 0; j < nch; j++) moved |= changed[j] == p->sq[i];
+        if (!moved) top_add(t, p->v[i], p->sq[i]);
     }
-    return best;
+    for (int j = 0; j < nch; j++) {
+        int v = single_at(g, changed[j], code);
+        if (v >= floor) top_add(t, v, changed[j]);
+    }
+    if (!t->n && p->cut) scan_top(g, code, t);
 }
 
-/* The best score of a one-tile play of `code` on the slot's board, -1 if it has none;
- * remembered until the slot's board changes (a pass leaves it). A board one play on from the
- * slot before is worked out from that slot's answer: only the squares the play changed can
- * differ, unless the best square was one of them. */
+/* For the tests (check_lists): every list single and peek work out is checked against every
+ * square, and a wrong one stops the search with an AssertionError. */
+static int check_lists;
+
+/* Whether t is a list of `code`'s one-tile plays on g's board as Top says: each listed once,
+ * at its score, best first, and every play scoring more than the last listed (every play, when
+ * the list is not cut, or is empty) among them. */
+static int top_holds(const Gen *g, int code, const Top *t) {
+    for (int i = 0; i < t->n; i++) {
+        if (single_at(g, t->sq[i], code) != t->v[i] || (i && t->v[i] > t->v[i - 1])) return 0;
+        for (int j = 0; j < i; j++)
+            if (t->sq[j] == t->sq[i]) return 0;
+    }
+    int last = t->n ? t->v[t->n - 1] : -1;
+    for (int q = 0; q < NSQ; q++) {
+        int v = single_at(g, q, code), listed = 0;
+        for (int i = 0; i < t->n; i++) listed |= t->sq[i] == q;
+        if (v >= 0 && !listed && (!t->cut || v > last)) return 0;
+    }
+    return 1;
+}
+
+static void check_top(Solver *s, const Gen *g, int code, const Top *t) {
+    if (check_lists && !top_holds(g, code, t)) s->bad_list = s->failed = s->stopped = 1;
+}
+
+/* The best score of a one-tile play of `code` on the slot's board, -1 if it has none (its
+ * square: the list's first); the list remembered until the slot's board changes (a pass
+ * leaves it), and derived from the slot before's where a play made this board from it. */
 static int single(Solver *s, int slot, int code) {
     Slot *sl = &s->slots[slot];
-    if ((sl->single_done >> code) & 1) return sl->single[code];
-    const Gen *g = &s->gens[slot];
-    int best, best_sq;
-    if (sl->derived) {
-        single(s, slot - 1, code);
-        best_sq = s->slots[slot - 1].single_sq[code];
-        best = rescan_single(g, code, s->slots[slot - 1].single[code], &best_sq, sl->changed,
-                             sl->nchanged);
-    } else {
-        best = scan_single(g, code, &best_sq);
+    Top *t = &sl->top[code];
+    if (!((sl->single_done >> code) & 1)) {
+        if (sl->derived) {
+            single(s, slot - 1, code);
+            derive_top(&s->gens[slot], code, &s->slots[slot - 1].top[code], sl->changed,
+                       sl->nchanged, t);
+        } else {
+            scan_top(&s->gens[slot], code, t);
+        }
+        sl->single_done |= 1u << code;
+        check_top(s, &s->gens[slot], code, t);
     }
-    sl->single[code] = (int16_t)best;
-    sl->single_sq[code] = (int16_t)best_sq;
-    sl->single_done |= 1u << code;
-    return best;
+    return t->n ? t->v[0] : -1;
 }
 
 /* What the end by passes, now, is worth to `side`: each side loses its own rack (45.2). Also
@@ -882,11 +947,11 @@ static int pass_ends(Solver *s, int slot, int side, int passes) {
     return passes + 1 >= s->pass_limit || other_stuck(s, slot, side);
 }
 
-/* The best one-tile plays of codes[0..n) (see single) on the board after play m, without
- * making it: m's tiles go on the slot's board and the cross-sets they change are worked out,
- * the answers are read off the slot's as single derives them, and the board is put back. */
-static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int *best,
-                 int *best_sq) {
+/* The best one-tile plays of codes[0..n) (their lists, see Top) on the board after play m,
+ * without making it: m's tiles go on the slot's board and the cross-sets they change are
+ * worked out, the lists are derived from the slot's as single derives them, and the board is
+ * put back. */
+static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, Top *out) {
     Gen *g = &s->gens[slot];
     const Slot *sl = &s->slots[slot];
     for (int k = 0; k < n; k++) single(s, slot, codes[k]);
@@ -906,9 +971,8 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, int
         cross_apply(s, g, d, sq, &jobs[i]);
     }
     for (int k = 0; k < n; k++) {
-        best_sq[k] = sl->single_sq[codes[k]];
-        best[k] = rescan_single(g, codes[k], sl->single[codes[k]], &best_sq[k], changed,
-                                nput + nc);
+        derive_top(g, codes[k], &sl->top[codes[k]], changed, nput + nc, &out[k]);
+        check_top(s, g, codes[k], &out[k]);
     }
     for (int i = nc - 1; i >= 0; i--) {
         int d = dirs[i], sq = sqs[i];
@@ -1156,7 +1220,7 @@ static void find_outs(Solver *s, Node *n) {
     if (last_tile(s, opp) && !s->rack[opp][0]) { /* its best one-tile play (see single) */
         int c = first_code(s->rack[opp]);
         if (single(s, n->slot, c) >= 0) {
-            uint64_t sq = (uint64_t)s->slots[n->slot].single_sq[c];
+            uint64_t sq = (uint64_t)s->slots[n->slot].top[c].sq[0];
             for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
                 if (decode(&s->gens[n->slot], s->rack[opp], sq | dir << 8 | (uint64_t)c << 12,
                            &s->outs[n->ply][n->nouts])) {
@@ -1268,7 +1332,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
-        int seed = -1, seed_sq = -1, code_opp = -1, stuck = 0, placed = 0;
+        int code_opp = -1, stuck = 0, placed = 0;
+        Top seed; /* the peek's list for the other side's tile, for the child (code_opp) */
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         int bound = out_bound(s, n, m);
         if (bound <= n->best) { /* the other side goes out after it: see out_bound */
@@ -1280,7 +1345,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             /* The other side has one tile left: the child's value is its best one-tile play,
              * read off this board with the play peeked at, not made; and when this side then
              * has one tile too, so is the rest (see one_each). */
-            int codes[2], best[2], sq[2], left = s->rack_count[side] - m->nplaced;
+            int codes[2], best[2], left = s->rack_count[side] - m->nplaced;
+            Top seen[2];
             /* When its tile fits nowhere here, it most likely fits nowhere after the play
              * either, and the table is read before the peek: the position after its pass is in
              * the table only if the tile fits nowhere there (a node with one tile passes only
@@ -1309,7 +1375,9 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 placed = 1;
                 best[0] = single(s, slot, codes[0]);
             } else {
-                peek(s, n->slot, m, left == 1 ? 2 : 1, codes, best, sq);
+                peek(s, n->slot, m, left == 1 ? 2 : 1, codes, seen);
+                for (int k = 0; k < (left == 1 ? 2 : 1); k++)
+                    best[k] = seen[k].n ? seen[k].v[0] : -1;
             }
             if (best[0] >= 0 || left == 1) {
                 int out[2], value[2];
@@ -1320,7 +1388,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 v = sc - one_each(s, ply, opp, 0, d, out, value);
                 goto tried;
             }
-            if (!placed) seed = best[0], seed_sq = sq[0], code_opp = codes[0];
+            if (!placed) seed = seen[0], code_opp = codes[0];
         }
         /* the table first (known_child): the child, or, when the other side's tile fits
          * nowhere (the peek found no play for it, and it was not read before), this side
@@ -1343,8 +1411,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         }
         if (code_opp >= 0) { /* what the peek found, for the child's one-tile node */
             Slot *sl = &s->slots[slot];
-            sl->single[code_opp] = (int16_t)seed;
-            sl->single_sq[code_opp] = (int16_t)seed_sq;
+            sl->top[code_opp] = seed;
             sl->single_done |= 1u << code_opp;
         }
         s->hash = h;
@@ -1991,6 +2058,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.deadline = seconds > 0 ? now() + seconds : 0;
     rc = run(&s, passes, &value, &exact, &depth, &pv);
     Py_END_ALLOW_THREADS
+    if (s.bad_list) {
+        PyErr_SetString(PyExc_AssertionError, "a list of one-tile plays that the board refutes");
+        goto done;
+    }
     if (rc < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2133,10 +2204,18 @@ done:
     return out;
 }
 
+static PyObject *py_check_lists(PyObject *self, PyObject *arg) {
+    (void)self;
+    check_lists = PyObject_IsTrue(arg);
+    if (check_lists < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "Tile values, premium maps and the bingo bonus (from atril)."},
     {"solve", py_solve, METH_VARARGS, "The exact endgame: value, exactness, nodes, depth, best line."},
     {"words", py_words, METH_VARARGS, "The words a board and a pool of tiles can still form."},
+    {"check_lists", py_check_lists, METH_O, "Tests only: check every one-tile list single works out."},
     {NULL, NULL, 0, NULL},
 };
 
