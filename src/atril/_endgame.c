@@ -1405,6 +1405,17 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                                &v)) {
             goto tried;
         }
+        if (s->proof && n->depth == 2 && unknown(s, opp) > 0 && s->bag < 0 &&
+            s->rack_count[opp] > 1 && s->rack_count[side] - m->nplaced > 1 &&
+            s->pass_limit > 1 && !placed) {
+            /* The child is a frontier node that its pass alone makes worth UNKNOWN to the
+             * other side (see frontier: its run of passes is 1, and this side keeps two tiles
+             * or more, so none of them is stuck): the play is worth that without being made. */
+            s->nodes++;
+            s->heuristic++;
+            v = sc + unknown(s, side);
+            goto tried;
+        }
         if (!placed) {
             copy_slot(s, slot, n->slot);
             place(s, slot, m, &h);
@@ -1479,8 +1490,15 @@ static int try_known(Solver *s, Node *n, uint64_t code, int out) {
  * with no board updates: the frontier is most of the tree. The exact values come first: when
  * they alone reach beta, the guesses are not needed and the node's bound is exact. The table
  * is not read for the children: a solved child is rare this shallow, and the reads, one per
- * play waiting on memory, were most of a shallow iteration's time (docs/ENDGAME.md). */
+ * play waiting on memory, were most of a shallow iteration's time (docs/ENDGAME.md). In a
+ * proof pass where the unknown positions are the best for this side, its pass alone reaches
+ * one (unless the pass ends the game): the node is worth that much (UNKNOWN, above any value a
+ * game can have, so above any window), and its plays are not generated. */
 static int frontier(Solver *s, int ply, int slot, int side, int passes, int beta, uint64_t key) {
+    if (ply > 0 && s->proof && unknown(s, side) > 0 && !pass_ends(s, slot, side, passes)) {
+        s->heuristic++;
+        return -unknown(s, 1 - side);
+    }
     if (gen_moves(s, ply, slot, side) < 0) {
         s->failed = s->stopped = 1;
         return 0;
