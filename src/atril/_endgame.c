@@ -1409,8 +1409,9 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             s->rack_count[opp] > 1 && s->rack_count[side] - m->nplaced > 1 &&
             s->pass_limit > 1 && !placed) {
             /* The child is a frontier node that its pass alone makes worth UNKNOWN to the
-             * other side (see frontier: its run of passes is 1, and this side keeps two tiles
-             * or more, so none of them is stuck): the play is worth that without being made. */
+             * other side (see frontier): that pass starts a run, which ends the game only where
+             * one pass does, and this side keeps two tiles or more, so none is stuck. The play
+             * is worth that without being made. */
             s->nodes++;
             s->heuristic++;
             v = sc + unknown(s, side);
@@ -2224,8 +2225,9 @@ done:
 
 static PyObject *py_check_lists(PyObject *self, PyObject *arg) {
     (void)self;
-    check_lists = PyObject_IsTrue(arg);
-    if (check_lists < 0) return NULL;
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    check_lists = on;
     Py_RETURN_NONE;
 }
 
