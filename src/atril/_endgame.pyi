@@ -4,7 +4,7 @@ from typing_extensions import Buffer
 
 PROFILED: int
 """1 when built from a profile of its own run (setup.py); -1 when the build did not try
-(ATRIL_PGO=0, a compiler other than GCC); 0 when it tried and the profile failed."""
+(ATRIL_PGO=0, a compiler other than GCC, no workload); 0 when it tried and the profile failed."""
 
 def configure(values: bytes, counts: bytes, letter_multipliers: bytes, word_multipliers: bytes,
               bingo_bonus: int, /) -> None:
@@ -16,6 +16,10 @@ def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks:
     """(value, exact, nodes, depth, best line as packed move records); ``rack_a`` moves first;
     ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty);
     ``proof_depth``: the plies of the proof of the shallow value (0: none)."""
+
+def check_lists(on: object, /) -> None:
+    """For the tests: every list of one-tile plays a search works out is checked against every
+    square of its board, a wrong one raising AssertionError from ``solve``."""
 
 def words(squares: Buffer, pool: Buffer, nodes: Buffer, masks: Buffer, /) -> bytes:
     """The words the board can still form with tiles of the pool (29 counts, index 0 the
