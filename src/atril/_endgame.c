@@ -431,6 +431,8 @@ typedef struct {
     uint8_t len;
 } CrossJob;
 
+/* The run is walked here and packed as it is read, not copied out by perpendicular() (which
+ * cross_apply calls on a miss alone): with the copies, endgame 11 took 3 to 7 % longer. */
 static void cross_prepare(Solver *s, const Gen *g, int dir, int sq, CrossJob *j) {
     const uint8_t *b = g->board;
     int step = dir == 0 ? SIZE : 1, pos = dir == 0 ? sq / SIZE : sq % SIZE, lo = pos, hi = pos;
