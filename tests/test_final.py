@@ -352,6 +352,32 @@ def test_two_tiles_against_a_stuck_one_play_on_alone(board, mine, theirs):  # ar
     agrees_with_minimax(board, mine, theirs)
 
 
+def test_a_play_leaving_two_tiles_against_a_stuck_one_is_bounded_unmade():  # art. 45.4
+    """Against one tile that fits nowhere, a play that leaves this side two tiles leads (after
+    that tile's pass) to a node the bound of two tiles against one settles, most often: the
+    bound is worked out with the play put on this board and taken off again, and where it
+    settles that node the play is not made. With check_lists on, each such board is checked
+    against the board the play makes, and the board afterwards against itself before (found to
+    raise with the line keys not put back, and with the bound one point low). On four tiles
+    against a stuck Q or B the values are the plain minimax's, and the best lines replay."""
+    casa = "15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15"
+    _endgame.check_lists(True)
+    try:
+        for mine, theirs in (("ÑAJS", "Q"), ("ROES", "Q"), ("TELA", "B")):
+            assert not movegen.generate(Board(casa), parse_rack(theirs), es09())
+            agrees_with_minimax(casa, mine, theirs)
+        for cgp in ENDGAMES:
+            position = Position(cgp)
+            for a, start in ((4, 0), (5, 2)):
+                for first, second in ((0, 1), (1, 0)):
+                    racks = (tuple(position.racks[first][start:start + a]),
+                             tuple(position.racks[second][start:start + 1]))
+                    endgame.solve_racks(position.board, racks, es09(), pass_limit=4,
+                                        max_nodes=2_000_000)
+    finally:
+        _endgame.check_lists(False)
+
+
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXS", "FA"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "QAL", "ZE"),
