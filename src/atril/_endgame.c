@@ -332,6 +332,7 @@ typedef struct {
     uint32_t want; /* letters either rack may place: the cross-sets worked out */
     uint8_t rack[2][NCODES];
     int rack_value[2], rack_count[2];
+    uint32_t held[2], bits[2]; /* each rack's codes (a bit each) and its rack_bits, kept by take */
     uint64_t hash, board_hash; /* board_hash: the tiles placed since the first root */
     int pass_limit;
     int bag; /* the one tile left in the bag (the pre-endgame), drawn by the next play; -1: empty */
@@ -586,6 +587,9 @@ static inline int first_code(const uint8_t *rack) {
     return c;
 }
 
+/* The lowest code a side's rack holds (its only one, for a rack of one tile). */
+static inline int first_held(const Solver *s, int side) { return __builtin_ctz(s->held[side]); }
+
 /* Tiles a play takes from the rack (a blank as code 0), and their count. */
 static void take(Solver *s, int side, const Rec *m, int sign) {
     for (int i = 0; i < m->len; i++) {
@@ -593,7 +597,9 @@ static void take(Solver *s, int side, const Rec *m, int sign) {
         if (!(t & NEW_BIT)) continue;
         int c = rack_code(t);
         s->hash ^= Z_RACK[side][c][s->rack[side][c]];
+        s->bits[side] ^= 1u << (s->bit0[side][c] + s->rack[side][c] - (sign > 0));
         s->rack[side][c] = (uint8_t)(s->rack[side][c] - sign);
+        s->held[side] = s->rack[side][c] ? s->held[side] | 1u << c : s->held[side] & ~(1u << c);
         s->hash ^= Z_RACK[side][c][s->rack[side][c]];
         s->rack_value[side] -= sign * (c ? VALUE[c] : 0);
         s->rack_count[side] -= sign;
@@ -603,7 +609,10 @@ static void take(Solver *s, int side, const Rec *m, int sign) {
 /* The play's player draws the bag's last tile (sign 1), or puts it back (-1). */
 static void draw_bag(Solver *s, int side, int tile, int sign) {
     s->hash ^= Z_RACK[side][tile][s->rack[side][tile]] ^ Z_BAG;
+    s->bits[side] ^= 1u << (s->bit0[side][tile] + s->rack[side][tile] - (sign < 0));
     s->rack[side][tile] = (uint8_t)(s->rack[side][tile] + sign);
+    s->held[side] = s->rack[side][tile] ? s->held[side] | 1u << tile
+                                        : s->held[side] & ~(1u << tile);
     s->hash ^= Z_RACK[side][tile][s->rack[side][tile]];
     s->rack_value[side] += sign * (tile ? VALUE[tile] : 0);
     s->rack_count[side] += sign;
@@ -745,7 +754,7 @@ static int line_pair(Solver *s, Gen *g, int dir, int line, uint64_t key, uint32_
 static int gen_moves(Solver *s, int ply, int slot, int side) {
     Gen *g = &s->gens[slot];
     const uint64_t(*lkey)[SIZE] = s->lkey[slot];
-    uint32_t have = rack_bits(s, side, s->rack[side]), kind = line_kind(s, side);
+    uint32_t have = s->bits[side], kind = line_kind(s, side);
     for (int dir = 0; dir < 2; dir++) /* all fetched from memory at once */
         for (int line = 0; line < SIZE; line++)
             __builtin_prefetch(line_entry(s, lkey[dir][line], kind));
@@ -951,7 +960,7 @@ static void check_limits(Solver *s) {
  * it can only pass. */
 static int other_stuck(Solver *s, int slot, int side) {
     int opp = 1 - side;
-    return last_tile(s, opp) && single(s, slot, first_code(s->rack[opp])) < 0;
+    return last_tile(s, opp) && single(s, slot, first_held(s, opp)) < 0;
 }
 
 /* Whether a pass here is worth exactly the end by passes: the other side holds one tile that
@@ -1288,7 +1297,7 @@ static void find_outs(Solver *s, Node *n) {
             near_squares(&s->gens[n->slot], o, s->near[n->ply][n->nouts++]);
     }
     if (last_tile(s, opp) && !s->rack[opp][0]) { /* its best one-tile play (see single) */
-        int c = first_code(s->rack[opp]);
+        int c = first_held(s, opp);
         if (single(s, n->slot, c) >= 0) {
             uint64_t sq = (uint64_t)s->slots[n->slot].top[c].sq[0];
             for (uint64_t dir = 0; dir < 2; dir++) /* decode knows which way it reads */
@@ -1428,7 +1437,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                                           : pass_key(child_key(s, n->hash0, side, n->passes, m), 0),
                             2, sc, &v))
                 goto tried;
-            codes[0] = first_code(s->rack[opp]);
+            codes[0] = first_held(s, opp);
             if (left == 1) {
                 uint8_t rest[NCODES];
                 memcpy(rest, s->rack[side], NCODES);
@@ -1689,7 +1698,7 @@ static int pair_most(int pair, int a, int b, int opp_value) {
 static int pair_bound(Solver *s, int slot, int side) {
     int code[2], k = 0;
     int pair = best_pair(s, &s->gens[slot], s->lkey[slot], line_kind(s, side),
-                         rack_bits(s, side, s->rack[side]));
+                         s->bits[side]);
     if (pair < -1) return -INF;
     for (int c = 0; c < NCODES && k < 2; c++)
         for (int j = 0; j < s->rack[side][c] && k < 2; j++) code[k++] = c;
@@ -1777,7 +1786,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * passing (the other side could pass back, or end the game by passes, which costs
          * more): the value is the best one-tile play's, exactly, known without the table.
          * Without one, the pass. */
-        int out = single(s, slot, first_code(s->rack[side])), opp = 1 - side;
+        int out = single(s, slot, first_held(s, side)), opp = 1 - side;
         if (out >= 0) return out + 2 * s->rack_value[opp];
         if (passes + 1 >= s->pass_limit) return end_by_passes(s, side);
         if (depth > 0 && ply + 1 < MAX_PLY) {
@@ -2231,7 +2240,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         for (int c = 0, at = 0; c < NCODES; c++) {
             s.bit0[p][c] = (uint8_t)at;
             at += s.max_rack[p][c];
+            if (s.rack[p][c]) s.held[p] |= 1u << c;
         }
+        s.bits[p] = rack_bits(&s, p, s.rack[p]);
     }
     for (int i = 0; i <= MAX_PLY + 1; i++) s.gens[i].k = s.k;
     memcpy(s.gens[0].board, board.buf.buf, NSQ);
