@@ -352,14 +352,18 @@ def test_two_tiles_against_a_stuck_one_play_on_alone(board, mine, theirs):  # ar
     agrees_with_minimax(board, mine, theirs)
 
 
-def test_a_play_leaving_two_tiles_against_a_stuck_one_is_bounded_unmade():  # art. 45.4
+def test_plays_against_a_stuck_tile_are_bounded_unmade():  # art. 45.4
     """Against one tile that fits nowhere, a play that leaves this side two tiles leads (after
     that tile's pass) to a node the bound of two tiles against one settles, most often: the
     bound is worked out with the play put on this board and taken off again, and where it
-    settles that node the play is not made. With check_lists on, each such board is checked
-    against the board the play makes, and the board afterwards against itself before (found to
-    raise with the line keys not put back, and with the bound one point low). On four tiles
-    against a stuck Q or B the values are the plain minimax's, and the best lines replay."""
+    settles that node the play is not made. A play that leaves one tile is bounded by that
+    tile's best play on the squares the play leaves as they were, or on those whose words it
+    changes, scored as if their cross-sets let it in. With check_lists on, each such board is
+    checked against the board the play makes, the board afterwards against itself before, and
+    each bound against the best play there (found to raise with the line keys not put back,
+    with the pair bound one point low, and with the changed squares left out of the other). On
+    four tiles against a stuck Q or B the values are the plain minimax's, and the best lines
+    replay."""
     casa = "15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15"
     _endgame.check_lists(True)
     try:

@@ -886,8 +886,9 @@ static void derive_top(const Gen *g, int code, const Top *p, const int16_t *chan
 }
 
 /* For the tests (check_lists): every list single and peek work out is checked against every
- * square, and every play put on and taken off again (check_peek) against the board it makes;
- * a wrong one stops the search with an AssertionError. */
+ * square, every play put on and taken off again (check_peek) against the board it makes, and
+ * every last_bound against the board the play makes; a wrong one stops the search with an
+ * AssertionError. */
 static int check_lists;
 
 /* Whether t is a list of `code`'s one-tile plays on g's board as Top says: each listed once,
@@ -1052,6 +1053,56 @@ static void peek(Solver *s, int slot, const Rec *m, int n, const int *codes, Top
     peek_put(s, slot, m, 0, &p);
     for (int k = 0; k < n; k++) peek_top(s, slot, &p, codes[k], &out[k]);
     peek_back(s, slot, &p);
+}
+
+/* The sum of the run of tiles next to empty square sq across plays along `dir` (the word a tile
+ * there would make across them, less the tile; see xscore), -1 where there is none. */
+static int run_sum(const Gen *g, int dir, int sq) {
+    const uint8_t *b = g->board;
+    int step = dir == 0 ? SIZE : 1, pos = dir == 0 ? sq / SIZE : sq % SIZE, sum = 0, any = 0;
+    for (int p = pos - 1; p >= 0 && b[sq + (p - pos) * step]; p--) {
+        uint8_t t = b[sq + (p - pos) * step];
+        any = 1;
+        if (!(t & BLANK_BIT)) sum += VALUE[t];
+    }
+    for (int p = pos + 1; p < SIZE && b[sq + (p - pos) * step]; p++) {
+        uint8_t t = b[sq + (p - pos) * step];
+        any = 1;
+        if (!(t & BLANK_BIT)) sum += VALUE[t];
+    }
+    return any ? sum : -1;
+}
+
+/* An upper bound of what play m leaves this side, which keeps one tile (code z) against the
+ * other side's one tile (worth opp_value), besides m's own score: at most z played next (the
+ * other side going out first, or the end by passes, leaves it less: 45.4), on a square where
+ * one of z's plays here still stands (the slot's list, which single must have worked out, on
+ * squares m leaves as they were) or on one whose words m changed (crossings), scored there as
+ * if the cross-sets let z in; and twice the other tile. No cross-set is worked out: m's tiles
+ * go on the board for the runs' sums and come off again. Most plays of two tiles out of three
+ * against a stuck tile are settled by it, where a peek (cross-sets, lists) was made for each. */
+static int last_bound(Solver *s, int slot, const Rec *m, int z, int opp_value) {
+    Gen *g = &s->gens[slot];
+    const Top *t = &s->slots[slot].top[z];
+    int16_t sqs[SIZE + 2 + 2 * RACK_SIZE];
+    uint8_t tile[SIZE], dirs[2 + 2 * RACK_SIZE];
+    int nput = new_tiles(m, sqs, tile);
+    for (int i = 0; i < nput; i++) g->board[sqs[i]] = tile[i];
+    int nc = crossings(g, m, dirs, sqs + nput), best = 0;
+    for (int i = 0; i < t->n; i++) {
+        int moved = 0;
+        for (int j = 0; j < nput + nc; j++) moved |= sqs[j] == t->sq[i];
+        if (!moved && t->v[i] > best) best = t->v[i];
+    }
+    if (t->cut && t->v[t->n - 1] > best) best = t->v[t->n - 1]; /* those not listed: no more */
+    for (int i = nput; i < nput + nc; i++) {
+        int q = sqs[i], v = z ? VALUE[z] * LM[q] : 0, down = run_sum(g, 0, q);
+        int across = run_sum(g, 1, q);
+        int score = (down >= 0 ? (down + v) * WM[q] : 0) + (across >= 0 ? (across + v) * WM[q] : 0);
+        if (score > best) best = score;
+    }
+    for (int i = 0; i < nput; i++) g->board[sqs[i]] = 0;
+    return best + 2 * opp_value;
 }
 
 /* In a proof pass, what a position at the depth limit is worth to `side`, its value unknown:
@@ -1444,6 +1495,23 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 for (int i = 0; i < m->len; i++)
                     if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
                 codes[1] = first_code(rest);
+                if (n->best > -INF) {
+                    /* no better than a move already searched, by last_bound: settled */
+                    single(s, n->slot, codes[1]);
+                    int lb = sc + last_bound(s, n->slot, m, codes[1], s->rack_value[opp]);
+                    if (check_lists) { /* the bound holds over the board the play makes */
+                        Top after[2];
+                        peek(s, n->slot, m, 2, codes, after);
+                        int most = after[1].n && after[1].v[0] > 0 ? after[1].v[0] : 0;
+                        if (sc + most + 2 * s->rack_value[opp] > lb)
+                            s->bad_check = s->failed = s->stopped = 1;
+                    }
+                    if (lb <= n->best) {
+                        s->nodes++;
+                        v = lb;
+                        goto tried;
+                    }
+                }
             }
             if (left == 2 && n->depth >= 4) {
                 /* Where the other side's tile fits nowhere after the play, the position after
@@ -2255,7 +2323,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     if (s.bad_check) {
         PyErr_SetString(PyExc_AssertionError,
-                        "a one-tile list, or a play put on and taken off, that the board refutes");
+                        "a one-tile list, a play taken back, or a bound that the board refutes");
         goto done;
     }
     if (rc < 0) {

@@ -20,8 +20,8 @@ def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks:
 def check_lists(on: object, /) -> None:
     """For the tests: every list of one-tile plays a search works out is checked against every
     square of its board, and every play put on a board and taken off again (to bound the node
-    after it without making it) against the board the play makes; a wrong one raises
-    AssertionError from ``solve``."""
+    after it without making it), and every bound of a play leaving one tile, against the board
+    the play makes; a wrong one raises AssertionError from ``solve``."""
 
 def words(squares: Buffer, pool: Buffer, nodes: Buffer, masks: Buffer, /) -> bytes:
     """The words the board can still form with tiles of the pool (29 counts, index 0 the
