@@ -1495,8 +1495,11 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 for (int i = 0; i < m->len; i++)
                     if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
                 codes[1] = first_code(rest);
-                if (n->best > -INF) {
-                    /* no better than a move already searched, by last_bound: settled */
+                if (stuck && n->best > -INF) {
+                    /* no better than a move already searched, by last_bound: settled. Against
+                     * a tile that fits nowhere only: one that fits most often goes out at once
+                     * after the play, which the peek sees and the bound does not (in endgame 29,
+                     * 9.88 of the 9.90 million such plays were against a stuck tile) */
                     single(s, n->slot, codes[1]);
                     int lb = sc + last_bound(s, n->slot, m, codes[1], s->rack_value[opp]);
                     if (check_lists) { /* the bound holds over the board the play makes */
