@@ -1489,11 +1489,13 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                             2, sc, &v))
                 goto tried;
             codes[0] = first_held(s, opp);
-            if (left == 1) {
-                uint8_t rest[NCODES];
+            uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps two or one */
+            if (left <= 2) {
                 memcpy(rest, s->rack[side], NCODES);
                 for (int i = 0; i < m->len; i++)
                     if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
+            }
+            if (left == 1) {
                 codes[1] = first_code(rest);
                 if (stuck && n->best > -INF) {
                     /* no better than a move already searched, by last_bound: settled. Against
@@ -1524,11 +1526,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                  * position would itself (after its table entry, with four plies or more left
                  * here: two or more there), the play is worth it without being made. */
                 int pb = 0;
-                uint8_t rest[NCODES];
                 Peek p;
-                memcpy(rest, s->rack[side], NCODES);
-                for (int i = 0; i < m->len; i++)
-                    if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
                 single(s, n->slot, codes[0]);
                 for (int c = 0; c < NCODES; c++)
                     if (rest[c]) single(s, n->slot, c);
@@ -1745,6 +1743,13 @@ static int best_pair(Solver *s, Gen *g, const uint64_t (*lk)[SIZE], uint32_t kin
     return pair;
 }
 
+/* The codes of a rack of two tiles, lowest first. */
+static void two_codes(const uint8_t *rack, int code[2]) {
+    int k = 0;
+    for (int c = 0; c < NCODES && k < 2; c++)
+        for (int j = 0; j < rack[c] && k < 2; j++) code[k++] = c;
+}
+
 /* The bound from the best pair play (-1: none) and the two tiles' best one-tile plays (a, b;
  * -1: none), against another rack worth opp_value. */
 static int pair_most(int pair, int a, int b, int opp_value) {
@@ -1767,12 +1772,11 @@ static int pair_most(int pair, int a, int b, int opp_value) {
  * line (line_pair), so that the nodes it settles, nearly all it is asked for (in endgame 31,
  * 99.5 %), never generate their plays (stop 34: the same tree, 7 % less time on the bench). */
 static int pair_bound(Solver *s, int slot, int side) {
-    int code[2], k = 0;
+    int code[2];
     int pair = best_pair(s, &s->gens[slot], s->lkey[slot], line_kind(s, side),
                          s->bits[side]);
     if (pair < -1) return -INF;
-    for (int c = 0; c < NCODES && k < 2; c++)
-        for (int j = 0; j < s->rack[side][c] && k < 2; j++) code[k++] = c;
+    two_codes(s->rack[side], code);
     return pair_most(pair, single(s, slot, code[0]), single(s, slot, code[1]),
                      s->rack_value[1 - side]);
 }
@@ -1808,11 +1812,10 @@ static void check_peek(Solver *s, const Node *n, const Rec *m, uint64_t before, 
  * made where the bound settles the position it leads to (see try_move). */
 static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const uint8_t *rack,
                            int opp_value) {
-    int code[2], k = 0;
+    int code[2];
     Top t[2];
-    for (int c = 0; c < NCODES && k < 2; c++)
-        for (int j = 0; j < rack[c] && k < 2; j++) code[k++] = c;
-    for (k = 0; k < 2; k++) peek_top(s, slot, p, code[k], &t[k]);
+    two_codes(rack, code);
+    for (int k = 0; k < 2; k++) peek_top(s, slot, p, code[k], &t[k]);
     int pair = best_pair(s, &s->gens[slot], s->lkey[slot], (uint32_t)side | (rack[0] ? 0 : 2),
                          rack_bits(s, side, rack));
     if (pair < -1) return -INF;
