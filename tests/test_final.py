@@ -382,6 +382,35 @@ def test_plays_against_a_stuck_tile_are_bounded_unmade():  # art. 45.4
         _endgame.check_lists(False)
 
 
+def test_three_tiles_against_a_stuck_tile_bounded_at_once():  # art. 45.4
+    """Three tiles against one that fits nowhere: the node's plays are bounded one by one as
+    the search would bound each (going out; keeping one tile: its best play's bound, else its
+    value from a peek; keeping two: the table after the other side's pass, else the two-tile
+    bound with the play put on and taken off), and where none is above the window the node is
+    settled without ordering them or reading the table for each. The values are the plain
+    minimax's on four tiles against a stuck Q (its nodes of three tiles come after the first
+    play); with check_lists on, every peek and bound the node works out is checked against the
+    board the play makes, over racks cut from the self-play endgames (found to raise with the
+    two-tile bound one point low, and to fail the minimax with the plays that keep one tile
+    left out of the bound)."""
+    board = "15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15"
+    _endgame.check_lists(True)
+    try:
+        for mine in ("LÑEB", "SENT", "UMBC"):
+            assert not movegen.generate(Board(board), parse_rack("Q"), es09())
+            agrees_with_minimax(board, mine, "Q")
+        for cgp in ENDGAMES:
+            position = Position(cgp)
+            for first, second in ((0, 1), (1, 0)):
+                for start in (0, 3):
+                    racks = (tuple(position.racks[first][start:start + 3]),
+                             tuple(position.racks[second][start:start + 1]))
+                    endgame.solve_racks(position.board, racks, es09(), pass_limit=4,
+                                        max_nodes=2_000_000)
+    finally:
+        _endgame.check_lists(False)
+
+
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXS", "FA"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "QAL", "ZE"),

@@ -1102,6 +1102,11 @@ static int last_bound(Solver *s, int slot, const Rec *m, int z, int opp_value) {
         if (score > best) best = score;
     }
     for (int i = 0; i < nput; i++) g->board[sqs[i]] = 0;
+    if (check_lists) { /* the bound holds over the board the play makes */
+        Top after;
+        peek(s, slot, m, 1, &z, &after);
+        if (after.n && after.v[0] > best) s->bad_check = s->failed = s->stopped = 1;
+    }
     return best + 2 * opp_value;
 }
 
@@ -1504,13 +1509,6 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                      * 9.88 of the 9.90 million such plays were against a stuck tile) */
                     single(s, n->slot, codes[1]);
                     int lb = sc + last_bound(s, n->slot, m, codes[1], s->rack_value[opp]);
-                    if (check_lists) { /* the bound holds over the board the play makes */
-                        Top after[2];
-                        peek(s, n->slot, m, 2, codes, after);
-                        int most = after[1].n && after[1].v[0] > 0 ? after[1].v[0] : 0;
-                        if (sc + most + 2 * s->rack_value[opp] > lb)
-                            s->bad_check = s->failed = s->stopped = 1;
-                    }
                     if (lb <= n->best) {
                         s->nodes++;
                         v = lb;
@@ -1822,6 +1820,91 @@ static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const u
     return pair_most(pair, t[0].n ? t[0].v[0] : -1, t[1].n ? t[1].v[0] : -1, opp_value);
 }
 
+/* An upper bound of a node where this side has three tiles and the other side one that fits
+ * nowhere (the bag empty), its plays generated, worked out play by play as try_move would bound
+ * each, without ordering them, reading the table for each or making any: the best of the pass
+ * (the end by passes: see pass_ends), the plays that go out, those that keep one tile
+ * (last_bound, and where that is above `lim`, their value from a peek, as try_move finds it)
+ * and those that keep two (the table's entry after the other side's pass where it bounds it;
+ * else a peek: the other side going out where its tile then fits, or pair_bound after its pass,
+ * which is stored there). It stops at the first play above lim and returns its value (most
+ * such nodes are not settled then; the search goes on with the list). -INF: out of memory.
+ * In the tails (a side plays alone against a stuck tile) most positions lie below such nodes,
+ * and nearly all of them fail low (endgame 36 of the bench: 99 % settled by the bound), where
+ * the search ordered every play and read the table for it before valuing it by the same
+ * bounds. */
+static int stuck_three_bound(Solver *s, const Node *n, int lim) {
+    int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
+    int most = end_by_passes(s, side), code_opp = first_held(s, opp);
+    const Rec *list = s->list[n->ply];
+    size_t count = s->list_n[n->ply];
+    for (int c = 0; c < NCODES; c++) /* the lists last_bound and the peeks derive from */
+        if (s->rack[side][c]) single(s, slot, c);
+    single(s, slot, code_opp);
+    for (int pass = 0; pass < 2; pass++) /* those that go out or keep one tile first: cheaper */
+        for (size_t i = 0; i < count; i++) {
+            const Rec *m = &list[i];
+            int v, sc = m->score, left = s->rack_count[side] - m->nplaced;
+            if ((left == 2) != pass) continue;
+            if (pass && i + AHEAD < count && list[i + AHEAD].nplaced == 1)
+                __builtin_prefetch(bucket(
+                    s, pass_key(child_key(s, n->hash0, side, n->passes, &list[i + AHEAD]), 0)));
+            uint8_t rest[NCODES]; /* this side's rack after the play */
+            memcpy(rest, s->rack[side], NCODES);
+            for (int k = 0; k < m->len; k++)
+                if (m->tiles[k] & NEW_BIT) rest[rack_code(m->tiles[k])]--;
+            if (left == 0) {
+                v = sc + 2 * ov;
+            } else if (left == 1) {
+                int z = first_code(rest);
+                v = sc + last_bound(s, slot, m, z, ov);
+                if (v > lim) { /* its value, as try_move finds it (a peek, then one_each) */
+                    int codes[2] = {code_opp, z}, out[2], value[2];
+                    Top seen[2];
+                    uint64_t guesses = s->heuristic;
+                    peek(s, slot, m, 2, codes, seen);
+                    out[opp] = seen[0].n ? seen[0].v[0] : -1;
+                    out[side] = seen[1].n ? seen[1].v[0] : -1;
+                    value[opp] = ov;
+                    value[side] = s->rack_value[side] - placed_value(m);
+                    v = sc - one_each(s, n->ply + 1, opp, 0, n->depth - 1, out, value);
+                    if (s->heuristic != guesses || s->stopped) return INF; /* a guess: no bound */
+                }
+            } else {
+                Entry e;
+                Peek p;
+                Top seen;
+                uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
+                if (probe(s, after, &e) && e.depth == EXACT_DEPTH) {
+                    if (e.flag == TT_LOWER && sc + e.value > lim) return sc + e.value;
+                    if (e.flag != TT_LOWER) {
+                        v = sc + e.value;
+                        goto valued;
+                    }
+                }
+                int pb = 0;
+                uint64_t before = check_lists ? slot_sum(s, slot) : 0;
+                peek_put(s, slot, m, 1, &p);
+                peek_top(s, slot, &p, code_opp, &seen);
+                if (!seen.n) pb = peek_pair_bound(s, slot, &p, side, rest, ov);
+                peek_back(s, slot, &p);
+                if (check_lists) check_peek(s, n, m, before, code_opp, &seen, pb);
+                if (pb == -INF) return -INF;
+                if (seen.n) { /* the other side goes out (one_each) */
+                    v = sc - seen.v[0] - 2 * (s->rack_value[side] - placed_value(m));
+                } else {
+                    store(s, after, pb, TT_UPPER, EXACT_DEPTH, 0, 2);
+                    v = sc + pb;
+                }
+            }
+        valued:
+            if (v > lim) return v;
+            if (v > most) most = v;
+        }
+    s->nodes += count; /* each play valued, as try_move counts one it settles */
+    return most;
+}
+
 /* The generated plays that try_move would settle by out_bound whatever the order, since their
  * bound is no better than a move already searched (n->best only rises), settled before they
  * are ordered: counted as try_move counts them, and taken off the list, whose other plays keep
@@ -1922,6 +2005,20 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         if (gen_moves(s, ply, slot, side) < 0) {
             s->failed = s->stopped = 1;
             return 0;
+        }
+        if (ply > 0 && s->bag < 0 && s->rack_count[side] == 3 && last_tile(s, 1 - side) &&
+            ply + MAX_PASSES + 2 < MAX_PLY && other_stuck(s, slot, side)) {
+            int bound = stuck_three_bound(s, &n, alpha);
+            if (bound == -INF) {
+                s->failed = s->stopped = 1;
+                return 0;
+            }
+            if (s->stopped) return 0;
+            if (bound <= alpha) {
+                store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove,
+                      s->nodes - nodes0);
+                return bound;
+            }
         }
         settle_outs(s, &n);
         if (order_moves(s, ply, side) < 0) {
