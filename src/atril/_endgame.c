@@ -1977,7 +1977,29 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
      * failed to cut it cost a search of the whole position again: one endgame, 6.6 → 17.3
      * million positions). */
     uint64_t k0 = s->killer[ply][0], k1 = s->killer[ply][1];
-    int cut = 0;
+    int cut = 0, listed = 0;
+    if (ply > 0 && s->bag < 0 && s->rack_count[side] == 3 && last_tile(s, 1 - side) &&
+        ply + MAX_PASSES + 2 < MAX_PLY && other_stuck(s, slot, side)) {
+        /* Three tiles against a stuck one: nearly all such nodes are settled by the bound of
+         * their plays (stuck_three_bound), which values the known moves too, so it comes
+         * before them (tried first, each decoded and bounded alone, they were mostly wasted:
+         * endgame 29 15.2 → 14.6 s, the same count of positions within 0.1 %) */
+        if (gen_moves(s, ply, slot, side) < 0) {
+            s->failed = s->stopped = 1;
+            return 0;
+        }
+        listed = 1;
+        int bound = stuck_three_bound(s, &n, alpha);
+        if (bound == -INF) {
+            s->failed = s->stopped = 1;
+            return 0;
+        }
+        if (s->stopped) return 0;
+        if (bound <= alpha) {
+            store(s, key, bound, TT_UPPER, EXACT_DEPTH, ttmove, s->nodes - nodes0);
+            return bound;
+        }
+    }
     for (int k = 0; k < 4 && !cut && s->bag < 0; k++)
         cut = try_known(s, &n, s->out_killer[ply][k], 1);
     cut = cut || try_known(s, &n, ttmove, 0) || (k0 != PASS_CODE && try_known(s, &n, k0, 0)) ||
@@ -2002,23 +2024,9 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
                 return bound;
             }
         }
-        if (gen_moves(s, ply, slot, side) < 0) {
+        if (!listed && gen_moves(s, ply, slot, side) < 0) {
             s->failed = s->stopped = 1;
             return 0;
-        }
-        if (ply > 0 && s->bag < 0 && s->rack_count[side] == 3 && last_tile(s, 1 - side) &&
-            ply + MAX_PASSES + 2 < MAX_PLY && other_stuck(s, slot, side)) {
-            int bound = stuck_three_bound(s, &n, alpha);
-            if (bound == -INF) {
-                s->failed = s->stopped = 1;
-                return 0;
-            }
-            if (s->stopped) return 0;
-            if (bound <= alpha) {
-                store(s, key, bound, TT_UPPER, EXACT_DEPTH, n.best_move ? n.best_move : ttmove,
-                      s->nodes - nodes0);
-                return bound;
-            }
         }
         settle_outs(s, &n);
         if (order_moves(s, ply, side) < 0) {
