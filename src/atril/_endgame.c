@@ -1821,18 +1821,17 @@ static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const u
 }
 
 /* An upper bound of a node where this side has three tiles and the other side one that fits
- * nowhere (the bag empty), its plays generated, worked out play by play as try_move would bound
- * each, without ordering them, reading the table for each or making any: the best of the pass
- * (the end by passes: see pass_ends), the plays that go out, those that keep one tile
- * (last_bound, and where that is above `lim`, their value from a peek, as try_move finds it)
- * and those that keep two (the table's entry after the other side's pass where it bounds it;
- * else a peek: the other side going out where its tile then fits, or pair_bound after its pass,
- * which is stored there). It stops at the first play above lim and returns its value (most
- * such nodes are not settled then; the search goes on with the list). -INF: out of memory.
- * In the tails (a side plays alone against a stuck tile) most positions lie below such nodes,
- * and nearly all of them fail low (endgame 36 of the bench: 99 % settled by the bound), where
- * the search ordered every play and read the table for it before valuing it by the same
- * bounds. */
+ * nowhere (the bag empty), its plays generated, worked out play by play as try_move would value
+ * each, without ordering them or making any: the best of the pass (the end by passes: see
+ * pass_ends), the plays that go out, those that keep one tile (last_bound, and where that is
+ * above `lim`, their value from a peek, as try_move finds it) and those that keep two (the
+ * table's entry after the other side's pass where it bounds the play; else a peek: the other
+ * side going out where its tile then fits, or pair_bound after its pass, which is stored there
+ * for the other orders of the same plays). It stops at the first play above lim and returns its
+ * value; the search then goes on with the list. -INF: out of memory. In the tails (a side plays
+ * alone against a stuck tile) most positions lie below such nodes, and nearly all of them are
+ * settled so (endgame 36 of the bench: 99 %), where the search tried the known moves one by one,
+ * then ordered the plays and valued each by the same bounds. */
 static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
     int most = end_by_passes(s, side), code_opp = first_held(s, opp);
@@ -1849,10 +1848,12 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
             if (pass && i + AHEAD < count && list[i + AHEAD].nplaced == 1)
                 __builtin_prefetch(bucket(
                     s, pass_key(child_key(s, n->hash0, side, n->passes, &list[i + AHEAD]), 0)));
-            uint8_t rest[NCODES]; /* this side's rack after the play */
-            memcpy(rest, s->rack[side], NCODES);
-            for (int k = 0; k < m->len; k++)
-                if (m->tiles[k] & NEW_BIT) rest[rack_code(m->tiles[k])]--;
+            uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps tiles */
+            if (left > 0) {
+                memcpy(rest, s->rack[side], NCODES);
+                for (int k = 0; k < m->len; k++)
+                    if (m->tiles[k] & NEW_BIT) rest[rack_code(m->tiles[k])]--;
+            }
             if (left == 0) {
                 v = sc + 2 * ov;
             } else if (left == 1) {
