@@ -1308,6 +1308,41 @@ typedef struct {
 static void check_peek(Solver *s, const Node *n, const Rec *m, uint64_t before, int code_opp,
                        const Top *opp_top, int bound);
 
+/* This side's rack after its play m, in rest. */
+static void rack_after(const Solver *s, int side, const Rec *m, uint8_t *rest) {
+    memcpy(rest, s->rack[side], NCODES);
+    for (int i = 0; i < m->len; i++)
+        if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
+}
+
+/* Play m, which leaves this side the two tiles of `rest` against the other side's one tile
+ * (code_opp), put on the node's board and taken off again: the other side's list after it in
+ * *seen, and where that is empty, the two-tile bound after its pass (peek_pair_bound; -INF: out
+ * of memory), else 0. The lists of code_opp and of rest's codes must be worked out (single). */
+static int peek_two_left(Solver *s, const Node *n, const Rec *m, const uint8_t *rest,
+                         int code_opp, Top *seen) {
+    Peek p;
+    int pb = 0;
+    uint64_t before = check_lists ? slot_sum(s, n->slot) : 0;
+    peek_put(s, n->slot, m, 1, &p);
+    peek_top(s, n->slot, &p, code_opp, seen);
+    if (!seen->n) pb = peek_pair_bound(s, n->slot, &p, n->side, rest, s->rack_value[1 - n->side]);
+    peek_back(s, n->slot, &p);
+    if (check_lists) check_peek(s, n, m, before, code_opp, seen, pb);
+    return pb;
+}
+
+/* The value of play m where after it both sides hold one tile, or the other side goes out: from
+ * their best one-tile plays on the board it makes (out_opp, out_side; -1: none), by one_each. */
+static int ones_value(Solver *s, const Node *n, const Rec *m, int out_opp, int out_side) {
+    int side = n->side, opp = 1 - side, out[2], value[2];
+    out[opp] = out_opp;
+    out[side] = out_side;
+    value[opp] = s->rack_value[opp];
+    value[side] = s->rack_value[side] - placed_value(m);
+    return m->score - one_each(s, n->ply + 1, opp, 0, n->depth - 1, out, value);
+}
+
 /* The squares where a play of ours would change play o of the other side (its words or its
  * score), as a mask: o's squares, and those whose cross-sets o would change (just past its
  * word, just past the perpendicular run through each tile it places: crossings, which finds
@@ -1466,7 +1501,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         /* out (art. 45.4): the other rack's value, gained and lost: twice over the spread */
         v = m->score + 2 * s->rack_value[opp];
     } else {
-        int sc = m->score, d = n->depth - 1, ply = n->ply + 1, slot = n->slot + 1;
+        int sc = m->score, ply = n->ply + 1, slot = n->slot + 1;
         int code_opp = -1, stuck = 0, placed = 0, read = 0;
         Top seed; /* the peek's list for the other side's tile, for the child (code_opp) */
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
@@ -1495,11 +1530,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 goto tried;
             codes[0] = first_held(s, opp);
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps two or one */
-            if (left <= 2) {
-                memcpy(rest, s->rack[side], NCODES);
-                for (int i = 0; i < m->len; i++)
-                    if (m->tiles[i] & NEW_BIT) rest[rack_code(m->tiles[i])]--;
-            }
+            if (left <= 2) rack_after(s, side, m, rest);
             if (left == 1) {
                 codes[1] = first_code(rest);
                 if (stuck && n->best > -INF) {
@@ -1523,18 +1554,10 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                  * off again (peek_pair_bound), and where it settles that position as the
                  * position would itself (after its table entry, with four plies or more left
                  * here: two or more there), the play is worth it without being made. */
-                int pb = 0;
-                Peek p;
                 single(s, n->slot, codes[0]);
                 for (int c = 0; c < NCODES; c++)
                     if (rest[c]) single(s, n->slot, c);
-                uint64_t before = check_lists ? slot_sum(s, n->slot) : 0;
-                peek_put(s, n->slot, m, 1, &p);
-                peek_top(s, n->slot, &p, codes[0], &seen[0]);
-                if (!seen[0].n)
-                    pb = peek_pair_bound(s, n->slot, &p, side, rest, s->rack_value[opp]);
-                peek_back(s, n->slot, &p);
-                if (check_lists) check_peek(s, n, m, before, codes[0], &seen[0], pb);
+                int pb = peek_two_left(s, n, m, rest, codes[0], &seen[0]);
                 best[0] = seen[0].n ? seen[0].v[0] : -1;
                 if (best[0] < 0) {
                     uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
@@ -1565,12 +1588,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                     best[k] = seen[k].n ? seen[k].v[0] : -1;
             }
             if (best[0] >= 0 || left == 1) {
-                int out[2], value[2];
-                out[opp] = best[0];
-                out[side] = left == 1 ? best[1] : -1;
-                value[opp] = s->rack_value[opp];
-                value[side] = s->rack_value[side] - placed_value(m);
-                v = sc - one_each(s, ply, opp, 0, d, out, value);
+                v = ones_value(s, n, m, best[0], left == 1 ? best[1] : -1);
                 goto tried;
             }
             if (!placed) seed = seen[0], code_opp = codes[0];
@@ -1849,31 +1867,23 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
                 __builtin_prefetch(bucket(
                     s, pass_key(child_key(s, n->hash0, side, n->passes, &list[i + AHEAD]), 0)));
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps tiles */
-            if (left > 0) {
-                memcpy(rest, s->rack[side], NCODES);
-                for (int k = 0; k < m->len; k++)
-                    if (m->tiles[k] & NEW_BIT) rest[rack_code(m->tiles[k])]--;
-            }
+            if (left > 0) rack_after(s, side, m, rest);
             if (left == 0) {
                 v = sc + 2 * ov;
             } else if (left == 1) {
                 int z = first_code(rest);
                 v = sc + last_bound(s, slot, m, z, ov);
                 if (v > lim) { /* its value, as try_move finds it (a peek, then one_each) */
-                    int codes[2] = {code_opp, z}, out[2], value[2];
+                    int codes[2] = {code_opp, z};
                     Top seen[2];
                     uint64_t guesses = s->heuristic;
                     peek(s, slot, m, 2, codes, seen);
-                    out[opp] = seen[0].n ? seen[0].v[0] : -1;
-                    out[side] = seen[1].n ? seen[1].v[0] : -1;
-                    value[opp] = ov;
-                    value[side] = s->rack_value[side] - placed_value(m);
-                    v = sc - one_each(s, n->ply + 1, opp, 0, n->depth - 1, out, value);
+                    v = ones_value(s, n, m, seen[0].n ? seen[0].v[0] : -1,
+                                   seen[1].n ? seen[1].v[0] : -1);
                     if (s->heuristic != guesses || s->stopped) return INF; /* a guess: no bound */
                 }
             } else {
                 Entry e;
-                Peek p;
                 Top seen;
                 uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
                 if (probe(s, after, &e) && e.depth == EXACT_DEPTH) {
@@ -1883,13 +1893,7 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
                         goto valued;
                     }
                 }
-                int pb = 0;
-                uint64_t before = check_lists ? slot_sum(s, slot) : 0;
-                peek_put(s, slot, m, 1, &p);
-                peek_top(s, slot, &p, code_opp, &seen);
-                if (!seen.n) pb = peek_pair_bound(s, slot, &p, side, rest, ov);
-                peek_back(s, slot, &p);
-                if (check_lists) check_peek(s, n, m, before, code_opp, &seen, pb);
+                int pb = peek_two_left(s, n, m, rest, code_opp, &seen);
                 if (pb == -INF) return -INF;
                 if (seen.n) { /* the other side goes out (one_each) */
                     v = sc - seen.v[0] - 2 * (s->rack_value[side] - placed_value(m));
