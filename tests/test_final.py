@@ -411,43 +411,6 @@ def test_three_tiles_against_a_stuck_tile_bounded_at_once():  # art. 45.4
         _endgame.check_lists(False)
 
 
-def test_a_reply_known_before_the_board_is_made():  # art. 45.4
-    """A play that leaves this side one tile against the other side's two leads to a node of
-    two tiles against one that most often cuts off at the first move it knows before
-    generating (a play that went out at its ply, the table's move, a killer, the pass). That
-    node is worked out with the play put on this board and taken off again (the reply decoded
-    there; where it keeps a tile, put on too, both sides' lists read and one_each; the pass, where
-    this side's tile is then stuck, as the end by passes), and what it would keep (its table
-    entry, killers, history, count of positions) is kept, its board never made. The values are
-    the plain minimax's against a stuck Q and on racks of two tiles each; and with check_lists
-    on, every list so worked out is checked against its board and every such child is searched
-    as well, its value and count of positions held to those worked out, over racks of two to
-    four tiles cut from the self-play boards too (found to fail with the lists read before the
-    reply instead of after it, with the other side's rack after its reply valued as before it,
-    and with the pass's value one point off)."""
-    _endgame.check_lists(True)
-    try:
-        for board, mine, theirs in (  # a stuck Q: the reply known is often the pass
-                ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QSL", "JC"),
-                ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "IAB", "QS"),
-                ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ITE", "QZF")):
-            agrees_with_minimax(board, mine, theirs)
-        for board, racks in small_cases(3, 11, sizes=((2, 2),)):
-            solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
-            expected = reference.endgame(board, racks, words(), pass_limit=4)
-            assert solution.exact and solution.value == expected, (board, racks)
-        for cgp in ENDGAMES:
-            position = Position(cgp)
-            for a, b in ((3, 2), (2, 3), (4, 3)):
-                for start in (0, 3):
-                    racks = (tuple(position.racks[0][start:start + a]),
-                             tuple(position.racks[1][start:start + b]))
-                    endgame.solve_racks(position.board, racks, es09(), pass_limit=4,
-                                        max_nodes=1_000_000)
-    finally:
-        _endgame.check_lists(False)
-
-
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXS", "FA"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "QAL", "ZE"),

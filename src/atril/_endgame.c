@@ -1471,152 +1471,6 @@ static int known_child(Solver *s, const Node *n, uint64_t key, int plies, int sc
     return 1;
 }
 
-/* one_each's value without counting anything: the positions it counts in *nodes, its values at
- * the depth limit in *guesses. */
-static int one_each_dry(const Solver *s, int side, int passes, int depth, const int *out,
-                        const int *value, int *nodes, int *guesses) {
-    int sign = 1;
-    for (;;) {
-        int opp = 1 - side;
-        ++*nodes;
-        if (out[side] >= 0) return sign * (out[side] + 2 * value[opp]);
-        if (passes + 1 >= s->pass_limit) return sign * (value[opp] - value[side]);
-        if (depth <= 0) {
-            ++*guesses;
-            return sign * (s->proof ? unknown(s, side) : value[opp] - value[side]);
-        }
-        sign = -sign, side = opp, passes++, depth--;
-    }
-}
-
-/* How the child of a play would cut off at the first move it knows before generating (see
- * known_reply): that move (code, whether it goes out), the child's value and the play's, and
- * the positions and guesses one_each would count below it. */
-typedef struct {
-    uint64_t code;
-    int out, value, pv, nodes, guesses;
-} Reply;
-
-/* Whether the child of play m (key ck), which leaves this side one tile against the other
- * side's two, cuts off at the first of its known moves it tries (the plays that went out at
- * its ply, the table's move, its killers, the pass: in that order, as negamax tries them),
- * worked out as the child would work it out but with m put on this board and taken off again:
- * the move decoded there; a move that keeps a tile put on as well, both sides' lists read after
- * it, and one_each; the pass, where this side's tile then fits nowhere, the end by passes (see
- * pass_ends). Nothing is changed (known_reply_kept keeps what the child would). 0 where the
- * child would do more (another known move, a pass it searches, generating its plays), or
- * search_child would search it again. Such children are most of the nodes of some endgames
- * (endgame 45 of the bench: 7.3 million in its first 15 s, two fifths of its time, most of it
- * making their boards). */
-static int known_reply(Solver *s, const Node *n, const Rec *m, uint64_t ck, Reply *r) {
-    int side = n->side, opp = 1 - side, cp = n->ply + 1, cd = n->depth - 1, sc = m->score;
-    int hi = sc - n->a, slot = n->slot;
-    Entry e;
-    uint64_t ttmove = 0;
-    if (probe(s, ck, &e)) {
-        int ignored;
-        /* the null window decided by the entry, the full one not (see known_child) */
-        if (n->tried && decides(&e, 1, cd, sc, n->a, n->a + 1, s->proof, &ignored)) return 0;
-        ttmove = e.move;
-    }
-    if (ttmove == PASS_CODE) return 0;
-    uint64_t seq[8], k0 = s->killer[cp][0], k1 = s->killer[cp][1], any = 0;
-    memcpy(seq, s->out_killer[cp], 4 * sizeof *seq);
-    seq[4] = ttmove, seq[5] = k0 == PASS_CODE ? 0 : k0, seq[6] = k1 == PASS_CODE ? 0 : k1;
-    seq[7] = k0 == PASS_CODE || k1 == PASS_CODE ? PASS_CODE : 0; /* the pass last */
-    for (int i = 0; i < 8; i++) any |= seq[i];
-    if (!any) return 0; /* nothing known: the child generates its plays */
-    uint8_t rest[NCODES];
-    rack_after(s, side, m, rest);
-    int y = first_code(rest), keep = s->rack_value[side] - placed_value(m);
-    single(s, slot, y); /* the lists derived below, worked out on this board first */
-    for (int c = 0; c < NCODES; c++)
-        if (s->rack[opp][c]) single(s, slot, c);
-    const Gen *g = &s->gens[slot];
-    Peek p;
-    peek_put(s, slot, m, 0, &p);
-    int tried = 0;
-    r->nodes = r->guesses = 0, r->value = -INF;
-    for (int i = 0; i < 8 && !tried; i++) {
-        int again = 0;
-        for (int j = 4; j < i; j++) again |= seq[j] == seq[i];
-        Rec rc;
-        if (i == 7 && seq[i]) { /* the pass: the end by passes where this side's tile is stuck */
-            Top ty;
-            derive_top(g, y, &s->slots[slot].top[y], p.changed, p.nput + p.nc, &ty);
-            check_top(s, g, y, &ty);
-            r->code = PASS_CODE, r->out = 0;
-            tried = s->pass_limit <= 1 || !ty.n; /* else searched there */
-            r->value = keep - s->rack_value[opp];
-            break;
-        }
-        if (!seq[i] || again || !decode(g, s->rack[opp], seq[i], &rc)) continue;
-        r->code = seq[i];
-        r->out = goes_out(s, &rc, opp);
-        if (i < 4 && !r->out) continue;
-        tried = 1;
-        if (r->out) {
-            r->value = rc.score + 2 * keep;
-        } else if (cp + 1 + MAX_PASSES + 2 < MAX_PLY) { /* one tile: try_move's peek */
-            uint8_t last[NCODES];
-            Top top[4];
-            Peek q;
-            rack_after(s, opp, &rc, last);
-            int z = first_code(last), o[2], val[2];
-            derive_top(g, y, &s->slots[slot].top[y], p.changed, p.nput + p.nc, &top[0]);
-            derive_top(g, z, &s->slots[slot].top[z], p.changed, p.nput + p.nc, &top[1]);
-            check_top(s, g, y, &top[0]);
-            check_top(s, g, z, &top[1]);
-            peek_put(s, slot, &rc, 0, &q);
-            derive_top(g, y, &top[0], q.changed, q.nput + q.nc, &top[2]);
-            derive_top(g, z, &top[1], q.changed, q.nput + q.nc, &top[3]);
-            check_top(s, g, y, &top[2]);
-            check_top(s, g, z, &top[3]);
-            peek_back(s, slot, &q);
-            o[side] = top[2].n ? top[2].v[0] : -1, o[opp] = top[3].n ? top[3].v[0] : -1;
-            val[side] = keep, val[opp] = s->rack_value[opp] - placed_value(&rc);
-            r->value = rc.score - one_each_dry(s, side, 0, cd - 1, o, val, &r->nodes,
-                                               &r->guesses);
-        } else {
-            r->value = -INF; /* made and searched there */
-        }
-    }
-    peek_back(s, slot, &p);
-    r->pv = sc - r->value;
-    /* a cutoff there, and no search again in full (see search_child) */
-    return tried && r->value >= hi && !(n->tried && r->pv > n->a && r->pv < n->beta);
-}
-
-/* What the child known_reply worked out would keep: its positions counted (its own and
- * one_each's), its guesses, its table entry, its killers and history: the same tree as if the
- * child had been searched. */
-static void known_reply_kept(Solver *s, const Node *n, uint64_t ck, const Reply *r) {
-    int cp = n->ply + 1, cd = n->depth - 1;
-    for (int i = 0; i <= r->nodes; i++)
-        if ((++s->nodes & 1023) == 0) check_limits(s);
-    if (s->stopped) return;
-    s->heuristic += (uint64_t)r->guesses;
-    if (r->out) {
-        uint64_t *ok = s->out_killer[cp];
-        int at = 3;
-        for (int j = 0; j < 3; j++)
-            if (ok[j] == r->code) at = j;
-        memmove(ok + 1, ok, (size_t)at * sizeof *ok);
-        ok[0] = r->code;
-    }
-    if (s->killer[cp][0] != r->code) {
-        s->killer[cp][1] = s->killer[cp][0];
-        s->killer[cp][0] = r->code;
-    }
-    if (r->code != PASS_CODE) {
-        uint32_t *h = &s->hist[hist_slot(r->code)];
-        uint32_t add = (uint32_t)(cd * cd);
-        *h = *h > UINT32_MAX - add ? UINT32_MAX : *h + add;
-    }
-    store_result(s, ck, r->value, TT_LOWER, 1 - n->side, r->guesses > 0, cd, r->code,
-                 (uint64_t)r->nodes);
-}
-
 /* Search the move (a play; NULL for the pass) as the node's next: its child by
  * search_child, or valued without a search where a shortcut knows it. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
@@ -1648,8 +1502,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, ply = n->ply + 1, slot = n->slot + 1;
-        int code_opp = -1, stuck = 0, placed = 0, read = 0, known = 0;
-        Reply reply;
+        int code_opp = -1, stuck = 0, placed = 0, read = 0;
         Top seed; /* the peek's list for the other side's tile, for the child (code_opp) */
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         int bound = out_bound(s, n, m);
@@ -1748,15 +1601,6 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             uint64_t ck = m == n->ahead ? n->ahead_key : child_key(s, n->hash0, side, n->passes, m);
             if (known_child(s, n, ck, 1, sc, &v))
                 goto tried;
-            /* one tile left against two: the child's reply known before its board is made */
-            known = s->bag < 0 && s->rack_count[opp] == 2 &&
-                    s->rack_count[side] - m->nplaced == 1 && n->depth >= 3 &&
-                    ply + 1 < MAX_PLY && known_reply(s, n, m, ck, &reply);
-            if (known && !check_lists) {
-                known_reply_kept(s, n, ck, &reply);
-                v = reply.pv;
-                goto tried;
-            }
         } else if (s->bag >= 0) {
             __builtin_prefetch(bucket(s, child_key(s, n->hash0, side, n->passes, m)));
         } else if (code_opp >= 0 && !stuck && !read &&
@@ -1789,11 +1633,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         take(s, side, m, 1);
         int drawn = s->bag;
         if (drawn >= 0) draw_bag(s, side, drawn, 1);
-        uint64_t before = s->nodes;
         v = search_child(s, n, slot, 0, sc);
-        if (known && !s->stopped && /* check_lists: the reply worked out, as searched */
-            (v != reply.pv || s->nodes - before != (uint64_t)reply.nodes + 1))
-            s->bad_check = s->failed = s->stopped = 1;
         if (drawn >= 0) draw_bag(s, side, drawn, -1);
         take(s, side, m, -1);
         s->hash = n->hash0;
