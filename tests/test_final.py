@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+import textwrap
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -42,6 +45,10 @@ ENDGAMES = [
     "H8ÑO4/O4VERDUSCA2/[CH]AMaLES4O3/I1AX7B3/OHM4ATERECED/SAETARES3ZATA BCEISUU/AEILNNO "
     "465/430 0",
 ]
+#: endgame 26 of bench/bench_endgame.py: about ten minutes to the end on the bench's machine.
+LONG = ("7AD6/7PEDO[RR]OS1/7AY6/7R7/2M1HIÑEREN2O1/2I4J3T1V1/2M2E1A2FU1O1/CEBEIS1NUDI[LL]OS1/"
+        "2R2C4SO1O1/1[CH]A2A1P2G4/1IN2L1L2A3H/1L3I1ATENUAbA/1ACTUANTE5R/1R3D1E6B/5O1E6O "
+        "ACEGSZ?/DELQSUX 357/410 0")
 
 
 @cache
@@ -491,6 +498,41 @@ def test_a_stopped_search_says_so():
     assert solution.best.move.is_play or solution.best.move.is_pass
 
 
+def test_ctrl_c_stops_a_search_with_no_limit():
+    """A search with no limit (``atril final`` without ``--tiempo``) stops at Ctrl-C, however
+    long the endgame would take: SIGINT reaches the main thread, the search looks for it as it
+    goes, and SearchInterrupted (a KeyboardInterrupt) carries the best move of the deepest
+    search completed, not exact. The memory it kept is whole: a search after it counts the same
+    positions as before it. Run in a process of its own, which the signal is sent to."""
+    script = textwrap.dedent("""
+        import json, os, signal, sys, threading
+        from atril import endgame
+        from atril.lexicon import Lexicon
+        from atril.position import Position
+        lexicon = Lexicon.load("ES09")
+        long, small = Position(sys.argv[1]), Position(sys.argv[2])
+        before = endgame.solve(small, lexicon)
+        words = endgame.endgame_words(long.board, [*long.racks[0], *long.racks[1]], lexicon)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            endgame.solve_racks(long.board, long.racks, lexicon, pass_limit=4, words=words)
+            out = {"interrupted": False}
+        except endgame.SearchInterrupted as stop:
+            found = stop.solution
+            out = {"interrupted": True, "exact": found.exact, "nodes": found.nodes,
+                   "best": found.best.move.notation(), "pv": len(found.pv)}
+        after = endgame.solve(small, lexicon)
+        out["same"] = (after.value, after.nodes) == (before.value, before.nodes)
+        print(json.dumps(out))
+    """)
+    done = subprocess.run([sys.executable, "-c", script, LONG, ENDGAMES[1]], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["interrupted"] and not out["exact"] and out["nodes"] > 0
+    assert out["best"] and out["pv"] == 1 and out["same"]
+
+
 @pytest.mark.parametrize("cgp, message", [
     ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía"),
     (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles"),
@@ -667,6 +709,24 @@ def test_final_json_contract():
 def test_final_text():
     result = run("final", "--cgp", ENDGAMES[1])
     assert result.exit_code == 0 and "Diferencia final" in result.output
+
+
+def test_final_shows_what_an_interrupted_search_found(monkeypatch):
+    """Ctrl-C in ``atril final``: the answer found so far, marked not exact, in the same form
+    (JSON or text), and the exit code of an interrupted command (130)."""
+    found = endgame.solve(Position(ENDGAMES[2]), es09(), max_nodes=2000)
+
+    def interrupted(*args, **kwargs):
+        raise endgame.SearchInterrupted(found)
+
+    monkeypatch.setattr(endgame, "solve", interrupted)
+    result = run("final", "--cgp", ENDGAMES[2], "--json")
+    assert result.exit_code == 130
+    data = json.loads(result.output)
+    assert data["exact"] is False and data["best"]["notation"] == found.best.move.notation()
+    assert data["spread"] == found.spread
+    result = run("final", "--cgp", ENDGAMES[2])
+    assert result.exit_code == 130 and "no es exacto" in result.output
 
 
 @pytest.mark.parametrize("cgp, message", [

@@ -357,6 +357,10 @@ typedef struct {
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed, bad_check; /* bad_check: see check_lists */
+    /* A search in the main thread looks for a signal (Ctrl-C) now and then (see check_limits):
+     * interrupted when its handler raised, the exception then pending. */
+    int poll, interrupted;
+    uint32_t polls;
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
@@ -952,9 +956,30 @@ static int end_by_passes(const Solver *s, int side) {
     return s->rack_value[1 - side] - s->rack_value[side];
 }
 
+/* How often a search in the main thread looks for a signal: every POLL_EVERY checks of its
+ * limits (each 1,024 positions), about every tenth of a second at the search's pace, so that
+ * Ctrl-C stops a search with no time limit (a hard endgame takes many minutes) at once, and
+ * taking the interpreter's lock that often costs nothing measurable. */
+#define POLL_EVERY 512
+
+/* The main thread's identity (threading.main_thread()), 0 if unknown: signals reach Python
+ * there only, and only a search there takes the interpreter's lock to look for them. */
+static unsigned long main_thread;
+
+/* Whether a signal's handler raised (KeyboardInterrupt, for Ctrl-C): the interpreter's lock
+ * taken for the look, the exception left pending for the search's caller. */
+static int signal_raised(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(gil);
+    return raised;
+}
+
 static void check_limits(Solver *s) {
     if ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline))
         s->stopped = 1;
+    if (s->poll && ++s->polls % POLL_EVERY == 0 && signal_raised())
+        s->stopped = s->interrupted = 1;
 }
 
 /* Whether the other side holds one tile that fits nowhere on the slot's board (the bag empty):
@@ -2431,12 +2456,26 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     for (int i = 0; i <= MAX_PLY + 1; i++) s.gens[i].k = s.k;
     memcpy(s.gens[0].board, board.buf.buf, NSQ);
     int value = 0, exact = 0, depth = 0, rc;
+    s.poll = main_thread && PyThread_get_thread_ident() == main_thread;
     Py_BEGIN_ALLOW_THREADS
     compute_cross_for(&s.gens[0], s.want);
     line_keys(&s.gens[0], s.lkey[0]);
     s.deadline = seconds > 0 ? now() + seconds : 0;
     rc = run(&s, passes, &value, &exact, &depth, &pv);
     Py_END_ALLOW_THREADS
+    if (s.interrupted) { /* the handler's exception, pending: what was found goes with it */
+        PyObject *type, *exc, *tb;
+        PyErr_Fetch(&type, &exc, &tb);
+        PyErr_NormalizeException(&type, &exc, &tb);
+        PyObject *partial = Py_BuildValue("iiKiy#", value, 0, (unsigned long long)s.nodes, depth,
+                                          pv.v ? (const char *)pv.v : "",
+                                          (Py_ssize_t)(pv.n * sizeof(Rec)));
+        if (!partial || !exc || PyObject_SetAttrString(exc, "partial", partial) < 0)
+            PyErr_Clear(); /* the exception goes on without it */
+        Py_XDECREF(partial);
+        PyErr_Restore(type, exc, tb);
+        goto done;
+    }
     if (s.bad_check) {
         PyErr_SetString(PyExc_AssertionError,
                         "a one-tile list, a play taken back, or a bound that the board refutes");
@@ -2615,5 +2654,16 @@ PyMODINIT_FUNC PyInit__endgame(void) {
     zobrist_init();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddIntConstant(m, "PROFILED", ATRIL_PROFILED) < 0) Py_CLEAR(m);
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    main_thread = ident && ident != Py_None ? PyLong_AsUnsignedLong(ident) : 0;
+    if (PyErr_Occurred()) { /* no polling then: a search stops at its limits only */
+        PyErr_Clear();
+        main_thread = 0;
+    }
+    Py_XDECREF(ident);
+    Py_XDECREF(main);
+    Py_XDECREF(threading);
     return m;
 }

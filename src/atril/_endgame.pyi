@@ -15,7 +15,9 @@ def solve(squares: Buffer, rack_a: Buffer, rack_b: Buffer, nodes: Buffer, masks:
           bag: int = -1, proof_depth: int = 5, /) -> tuple[int, int, int, int, bytes]:
     """(value, exact, nodes, depth, best line as packed move records); ``rack_a`` moves first;
     ``bag``: the one tile left in the bag, drawn by the next play (-1: the bag is empty);
-    ``proof_depth``: the plies of the proof of the shallow value (0: none)."""
+    ``proof_depth``: the plies of the proof of the shallow value (0: none). In the main
+    thread a signal's handler runs during the search: its exception (KeyboardInterrupt for
+    Ctrl-C) stops it, raised with ``partial``, the same tuple for what was found (not exact)."""
 
 def check_lists(on: object, /) -> None:
     """For the tests: every list of one-tile plays a search works out is checked against every

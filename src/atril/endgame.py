@@ -49,8 +49,8 @@ from .position import Position
 from .rack import Rack
 from .ruleset import Ruleset
 
-__all__ = ["PreCandidate", "Solution", "endgame_words", "pass_limit", "preendgame",
-           "preendgame_racks", "solve", "solve_racks"]
+__all__ = ["PreCandidate", "SearchInterrupted", "Solution", "endgame_words", "pass_limit",
+           "preendgame", "preendgame_racks", "solve", "solve_racks"]
 
 movegen.configure(_native)
 
@@ -81,6 +81,16 @@ class Solution:
         return {"best": move_json(self.best), "spread": self.spread,
                 "pv": [c.move.notation() for c in self.pv], "exact": self.exact,
                 "nodes": self.nodes}
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search (in the main thread, where signals arrive): it stops at once,
+    however long the endgame would take, and ``solution`` is what it had found, not exact (the
+    best move of the deepest search completed, as when a time limit stops it)."""
+
+    def __init__(self, solution: Solution) -> None:
+        super().__init__()
+        self.solution = solution
 
 
 def move_json(candidate: movegen.Candidate) -> dict:
@@ -123,9 +133,17 @@ def solve(position: Position, lexicon, *, ruleset: Ruleset | str | None = None,
     # With the bag empty, the scoreless turns since the last play can only be passes (and
     # withdrawn plays, which count as passes: 45.2).
     passes = start_passes(Ruleset.get(ruleset), position.zero_turns, position.zero_turns)
-    solution = solve_racks(position.board, position.racks, lexicon,
-                           pass_limit=pass_limit(ruleset), passes=passes, seconds=seconds,
-                           max_nodes=max_nodes)
+    try:
+        solution = solve_racks(position.board, position.racks, lexicon,
+                               pass_limit=pass_limit(ruleset), passes=passes, seconds=seconds,
+                               max_nodes=max_nodes)
+    except SearchInterrupted as stop:
+        raise SearchInterrupted(_with_scores(position, stop.solution)) from None
+    return _with_scores(position, solution)
+
+
+def _with_scores(position: Position, solution: Solution) -> Solution:
+    """The solution with the position's scores counted in its spread."""
     spread = position.scores[0] - position.scores[1] + solution.value
     return Solution(solution.best, spread, solution.value, solution.pv, solution.exact,
                     solution.nodes, solution.depth, solution.seconds)
@@ -173,15 +191,28 @@ def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_l
     if seconds:
         limit = max(seconds - (time.perf_counter() - start), 0.001)
     counts = [bytes(Rack(r).counts()) for r in racks]
-    value, exact, nodes, depth, line = _native.solve(
-        board.squares, counts[0], counts[1], words.nodes, words.child_masks, pass_limit, passes,
-        limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag,
-        *(() if proof else (0,)))
-    elapsed = time.perf_counter() - start
+    try:
+        found = _native.solve(
+            board.squares, counts[0], counts[1], words.nodes, words.child_masks, pass_limit,
+            passes, limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag,
+            *(() if proof else (0,)))
+    except KeyboardInterrupt as stop:
+        partial = getattr(stop, "partial", None)
+        if partial is None:
+            raise
+        raise SearchInterrupted(_solution(partial, racks, bag, start)) from None
+    return _solution(found, racks, bag, start)
+
+
+def _solution(found: tuple[int, int, int, int, bytes], racks: Sequence[Sequence[int]],
+              bag: int | None, start: float) -> Solution:
+    """The native search's answer (value, exact, nodes, depth, best line) as a Solution."""
+    value, exact, nodes, depth, line = found
     pv = _line(line, racks, bag)
     if not pv:  # stopped before a first answer: the pass is always legal
         pv = (movegen.Candidate(_PASS_RECORD, tuple(racks[0])),)
-    return Solution(pv[0], value, value, pv, bool(exact), nodes, depth, elapsed)
+    return Solution(pv[0], value, value, pv, bool(exact), nodes, depth,
+                    time.perf_counter() - start)
 
 
 def endgame_words(board: Board, tiles: Sequence[int], lexicon) -> Kwg:

@@ -24,7 +24,8 @@ from .game import ruleset_option
 @ruleset_option
 @option("--tiempo", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
         metavar=N_("S"), help=N_("Segundos como máximo: si no basta, la mejor jugada hallada "
-                                 "(no exacta)."))
+                                 "(no exacta). Sin límite, Ctrl-C para la búsqueda y da lo "
+                                 "mismo."))
 @lexicon_option
 @option("--json", "as_json", is_flag=True, help=N_("Salida en JSON."))
 def final(cgp_text: str, ruleset: str | None, seconds: float | None, lexicon_spec: str | None,
@@ -32,7 +33,18 @@ def final(cgp_text: str, ruleset: str | None, seconds: float | None, lexicon_spe
     position = Position(cgp_text.strip())
     rules = Ruleset.get(ruleset)
     lexicon = Lexicon.load(lexicon_spec or position.lexicon)
-    solution = E.solve(position, lexicon, ruleset=rules, seconds=seconds)
+    try:
+        solution = E.solve(position, lexicon, ruleset=rules, seconds=seconds)
+        interrupted = False
+    except E.SearchInterrupted as stop:  # Ctrl-C: what was found, then the usual exit code
+        solution, interrupted = stop.solution, True
+    show(solution, position, as_json)
+    if interrupted:
+        raise SystemExit(130)
+
+
+def show(solution: E.Solution, position: Position, as_json: bool) -> None:
+    """The answer, as JSON (the issue's contract) or as text."""
     if as_json:
         echo_json({"best": play_json(solution.best), "spread": solution.spread,
                    "pv": [c.move.notation() for c in solution.pv], "exact": solution.exact,
