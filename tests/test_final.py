@@ -533,6 +533,44 @@ def test_ctrl_c_stops_a_search_with_no_limit():
     assert out["best"] and out["pv"] == 1 and out["same"]
 
 
+def test_progress_tells_how_far_a_search_got():
+    """A search in the main thread tells ``progress``, a few times a second, the positions so
+    far and the last iteration of the deepening completed, its spread counting the scores as
+    the answer's does (the bar of ``atril final`` on a terminal)."""
+    position = Position(LONG)
+    calls: list[tuple[int, int, int]] = []
+    solution = endgame.solve(position, es09(), max_nodes=30_000_000,
+                             progress=lambda *told: calls.append(told))
+    assert calls and not solution.exact
+    nodes, depths = [c[0] for c in calls], [c[1] for c in calls]
+    assert nodes == sorted(nodes) and nodes[-1] <= solution.nodes
+    assert depths == sorted(depths) and 0 <= depths[-1] <= solution.depth
+    assert all(spread == 0 for _, depth, spread in calls if not depth)
+    last = calls[-1]
+    if last[1] == solution.depth:  # that iteration's answer is the one given
+        assert last[2] == solution.spread
+
+
+def test_what_progress_raises_stops_the_search():
+    """Whatever ``progress`` raises stops the search and is raised again (the limit of
+    positions only keeps a broken stop from running for minutes)."""
+    def refuse(*told):
+        raise ValueError("basta")
+
+    with pytest.raises(ValueError, match="basta"):
+        endgame.solve(Position(LONG), es09(), max_nodes=200_000_000, progress=refuse)
+
+
+def test_progress_is_told_in_the_main_thread_only():
+    """Signals reach the main thread only, and a search in another (the web server's) never
+    takes the interpreter's lock to look for them or to tell ``progress``."""
+    calls: list[tuple[int, int, int]] = []
+    with ThreadPoolExecutor(1) as pool:
+        solution = pool.submit(endgame.solve, Position(LONG), es09(), max_nodes=3_000_000,
+                               progress=lambda *told: calls.append(told)).result()
+    assert solution.nodes >= 3_000_000 and not calls
+
+
 @pytest.mark.parametrize("cgp, message", [
     ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía"),
     (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles"),

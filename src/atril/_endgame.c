@@ -357,10 +357,13 @@ typedef struct {
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed, bad_check; /* bad_check: see check_lists */
-    /* A search in the main thread looks for a signal (Ctrl-C) now and then (see check_limits):
-     * interrupted when its handler raised, the exception then pending. */
+    /* A search in the main thread looks for a signal (Ctrl-C) now and then (see check_limits),
+     * and tells `progress` (a callable, or NULL) how far it got: interrupted when a signal's
+     * handler or the callable raised, the exception then pending. */
     int poll, interrupted;
-    uint32_t polls;
+    double next_poll; /* CLOCK_MONOTONIC seconds */
+    PyObject *progress;
+    int done_depth, done_value; /* the last iteration completed (see deepen): plies, value */
     uint64_t killer[MAX_PLY + 1][2]; /* per ply: the last two moves that refuted a move */
     uint64_t out_killer[MAX_PLY + 1][4]; /* per ply: the last four such plays that went out */
     Rec outs[MAX_PLY + 1][7]; /* per ply: its node's ways out for the other side (find_outs) */
@@ -956,21 +959,29 @@ static int end_by_passes(const Solver *s, int side) {
     return s->rack_value[1 - side] - s->rack_value[side];
 }
 
-/* How often a search in the main thread looks for a signal: every POLL_EVERY checks of its
- * limits (each 1,024 positions), about every tenth of a second at the search's pace, so that
- * Ctrl-C stops a search with no time limit (a hard endgame takes many minutes) at once, and
- * taking the interpreter's lock that often costs nothing measurable. */
-#define POLL_EVERY 512
+/* How often a search in the main thread looks for a signal, in seconds: Ctrl-C stops a search
+ * with no time limit (a hard endgame takes many minutes) at once, and taking the interpreter's
+ * lock that often costs nothing measurable. The limits are checked a few hundred times a
+ * second (each 1,024 positions counted one by one; plays settled in bulk skip some), the clock
+ * read there. */
+#define POLL_SECONDS 0.1
 
 /* The main thread's identity (threading.main_thread()), 0 if unknown: signals reach Python
  * there only, and only a search there takes the interpreter's lock to look for them. */
 static unsigned long main_thread;
 
-/* Whether a signal's handler raised (KeyboardInterrupt, for Ctrl-C): the interpreter's lock
- * taken for the look, the exception left pending for the search's caller. */
-static int signal_raised(void) {
+/* Whether a signal's handler (KeyboardInterrupt, for Ctrl-C) or the progress callable, told
+ * the positions so far and the last iteration completed, raised: the interpreter's lock taken
+ * for both, the exception left pending for the search's caller. */
+static int python_raised(const Solver *s) {
     PyGILState_STATE gil = PyGILState_Ensure();
     int raised = PyErr_CheckSignals() < 0;
+    if (!raised && s->progress) {
+        PyObject *r = PyObject_CallFunction(s->progress, "Kii", (unsigned long long)s->nodes,
+                                            s->done_depth, s->done_value);
+        raised = !r;
+        Py_XDECREF(r);
+    }
     PyGILState_Release(gil);
     return raised;
 }
@@ -978,8 +989,10 @@ static int signal_raised(void) {
 static void check_limits(Solver *s) {
     if ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline))
         s->stopped = 1;
-    if (s->poll && ++s->polls % POLL_EVERY == 0 && signal_raised())
-        s->stopped = s->interrupted = 1;
+    if (s->poll && !s->stopped && now() >= s->next_poll) { /* once: an exception pending */
+        s->next_poll = now() + POLL_SECONDS;
+        if (python_raised(s)) s->stopped = s->interrupted = 1;
+    }
 }
 
 /* Whether the other side holds one tile that fits nowhere on the slot's board (the bag empty):
@@ -2160,6 +2173,7 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
         value = v;
         *best = s->root_best;
         *depth_out = depth;
+        s->done_depth = depth, s->done_value = v;
         if (s->heuristic == before) {
             *exact = 1;
             break;
@@ -2361,16 +2375,22 @@ static void memory_return(Memory *m, const Solver *s) {
     kept_busy = 0;
 }
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *ob, *oa, *obr, *onodes, *omasks;
+static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"", "", "", "", "", "", "", "", "", "", "", "", "progress", NULL};
+    PyObject *ob, *oa, *obr, *onodes, *omasks, *progress = Py_None;
     int pass_limit, passes, tt_bits, bag = -1, proof_depth = PROOF_DEPTH;
     double seconds;
     unsigned long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOOiidKi|ii", &ob, &oa, &obr, &onodes, &omasks, &pass_limit,
-                          &passes, &seconds, &max_nodes, &tt_bits, &bag, &proof_depth))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOiidKi|ii$O", names, &ob, &oa, &obr,
+                                     &onodes, &omasks, &pass_limit, &passes, &seconds,
+                                     &max_nodes, &tt_bits, &bag, &proof_depth, &progress))
         return NULL;
     if (proof_depth < 0 || proof_depth >= MAX_PLY) {
         PyErr_SetString(PyExc_ValueError, "proof_depth out of range");
+        return NULL;
+    }
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress: a callable or None");
         return NULL;
     }
     Buf board = {0}, ra = {0}, rb = {0}, nodes = {0}, masks = {0};
@@ -2457,6 +2477,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memcpy(s.gens[0].board, board.buf.buf, NSQ);
     int value = 0, exact = 0, depth = 0, rc;
     s.poll = main_thread && PyThread_get_thread_ident() == main_thread;
+    s.progress = s.poll && progress != Py_None ? progress : NULL; /* held by the call's args */
     Py_BEGIN_ALLOW_THREADS
     compute_cross_for(&s.gens[0], s.want);
     line_keys(&s.gens[0], s.lkey[0]);
@@ -2633,7 +2654,7 @@ static PyObject *py_check_lists(PyObject *self, PyObject *arg) {
 
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "Tile values, premium maps and the bingo bonus (from atril)."},
-    {"solve", py_solve, METH_VARARGS, "The exact endgame: value, exactness, nodes, depth, best line."},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS, "The exact endgame: value, exactness, nodes, depth, best line."},
     {"words", py_words, METH_VARARGS, "The words a board and a pool of tiles can still form."},
     {"check_lists", py_check_lists, METH_O, "Tests only: check one-tile lists and plays taken back."},
     {NULL, NULL, 0, NULL},

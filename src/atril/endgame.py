@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import _endgame as _native
@@ -49,8 +49,8 @@ from .position import Position
 from .rack import Rack
 from .ruleset import Ruleset
 
-__all__ = ["PreCandidate", "SearchInterrupted", "Solution", "endgame_words", "pass_limit",
-           "preendgame", "preendgame_racks", "solve", "solve_racks"]
+__all__ = ["PreCandidate", "Progress", "SearchInterrupted", "Solution", "endgame_words",
+           "pass_limit", "preendgame", "preendgame_racks", "solve", "solve_racks"]
 
 movegen.configure(_native)
 
@@ -115,11 +115,19 @@ def pass_limit(ruleset: Ruleset | str | None = None) -> int:
     return min(limits)
 
 
+#: Told now and then how far a search in the main thread got: the positions searched so far,
+#: and the plies and spread of the last iteration of the deepening completed (0, 0 before the
+#: first). Whatever it raises stops the search and is raised again.
+Progress = Callable[[int, int, int], object]
+
+
 def solve(position: Position, lexicon, *, ruleset: Ruleset | str | None = None,
-          seconds: float | None = None, max_nodes: int | None = None) -> Solution:
+          seconds: float | None = None, max_nodes: int | None = None,
+          progress: Progress | None = None) -> Solution:
     """Solve the endgame of a position whose bag is empty and whose racks are both known (a
     CGP gives the player to move first). ``seconds`` or ``max_nodes`` stop the search early:
-    the answer is then the best move of the deepest search completed, and not exact."""
+    the answer is then the best move of the deepest search completed, and not exact. The
+    spreads given to ``progress`` count the position's scores, as the answer's does."""
     if not position.racks[0] or not position.racks[1]:
         raise InvalidPositionError(
             _("el final exacto necesita los dos atriles: el CGP da «atril1/atril2», el del "
@@ -133,10 +141,17 @@ def solve(position: Position, lexicon, *, ruleset: Ruleset | str | None = None,
     # With the bag empty, the scoreless turns since the last play can only be passes (and
     # withdrawn plays, which count as passes: 45.2).
     passes = start_passes(Ruleset.get(ruleset), position.zero_turns, position.zero_turns)
+    told: Progress | None = None
+    if progress is not None:
+        report, ahead = progress, position.scores[0] - position.scores[1]
+
+        def told(nodes: int, depth: int, value: int) -> object:
+            return report(nodes, depth, ahead + value if depth else 0)
+
     try:
         solution = solve_racks(position.board, position.racks, lexicon,
                                pass_limit=pass_limit(ruleset), passes=passes, seconds=seconds,
-                               max_nodes=max_nodes)
+                               max_nodes=max_nodes, progress=told)
     except SearchInterrupted as stop:
         raise SearchInterrupted(_with_scores(position, stop.solution)) from None
     return _with_scores(position, solution)
@@ -175,14 +190,14 @@ def start_passes(rules: Ruleset, pass_streak: int, scoreless_streak: int) -> int
 def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_limit: int,
                 passes: int = 0, bag: int | None = None, seconds: float | None = None,
                 max_nodes: int | None = None, words: Kwg | None = None,
-                proof: bool = True) -> Solution:
+                proof: bool = True, progress: Progress | None = None) -> Solution:
     """The search itself, on a board and two racks (the first to move), for callers that
     checked them (the pre-endgame, the player); ``spread`` is the value. ``bag``: the one
     tile left in the bag, which the next play draws (then nobody can go out before it).
     ``words``: the lexicon cut down by ``endgame_words`` for this board or one it came from
     (made here when not given, within ``seconds``: a player's clock counts it). ``proof=False``
     leaves out the proof of the shallow search's value (docs/ENDGAME.md): the search the
-    tests hold it to."""
+    tests hold it to. ``progress``: see ``Progress`` (its spreads are values from here)."""
     start = time.perf_counter()
     if words is None:
         words = endgame_words(board, [*racks[0], *racks[1], *([] if bag is None else [bag])],
@@ -195,7 +210,7 @@ def solve_racks(board: Board, racks: Sequence[Sequence[int]], lexicon, *, pass_l
         found = _native.solve(
             board.squares, counts[0], counts[1], words.nodes, words.child_masks, pass_limit,
             passes, limit, int(max_nodes or 0), _table_bits(racks), -1 if bag is None else bag,
-            *(() if proof else (0,)))
+            *(() if proof else (0,)), progress=progress)
     except KeyboardInterrupt as stop:
         partial = getattr(stop, "partial", None)
         if partial is None:

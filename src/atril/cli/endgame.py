@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
+from tqdm import tqdm
 
 from .. import endgame as E
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..lexicon import Lexicon
 from ..position import Position
 from ..ruleset import Ruleset
@@ -33,11 +36,25 @@ def final(cgp_text: str, ruleset: str | None, seconds: float | None, lexicon_spe
     position = Position(cgp_text.strip())
     rules = Ruleset.get(ruleset)
     lexicon = Lexicon.load(lexicon_spec or position.lexicon)
+    # on a terminal, the positions searched and the last depth's answer as the search goes
+    bar = tqdm(unit=" " + _("pos."), unit_scale=True, file=sys.stderr, disable=None,
+               leave=False)
+
+    def progress(nodes: int, depth: int, spread: int) -> None:
+        bar.update(nodes - bar.n)
+        if depth:
+            bar.set_postfix_str(ngettext("a {depth} turno: {spread:+d}",
+                                         "a {depth} turnos: {spread:+d}", depth).format(
+                depth=depth, spread=spread))
+
     try:
-        solution = E.solve(position, lexicon, ruleset=rules, seconds=seconds)
+        solution = E.solve(position, lexicon, ruleset=rules, seconds=seconds,
+                           progress=None if bar.disable else progress)
         interrupted = False
     except E.SearchInterrupted as stop:  # Ctrl-C: what was found, then the usual exit code
         solution, interrupted = stop.solution, True
+    finally:
+        bar.close()
     show(solution, position, as_json)
     if interrupted:
         raise SystemExit(130)
