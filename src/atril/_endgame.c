@@ -986,13 +986,19 @@ static int python_raised(const Solver *s) {
     return raised;
 }
 
+/* check_limits' look at the clock and at Python, out of line: the search inlines
+ * check_limits where it counts positions, and this would only weigh on those loops. */
+static __attribute__((noinline, cold)) void poll_python(Solver *s) {
+    double t = now();
+    if (t < s->next_poll) return;
+    s->next_poll = t + POLL_SECONDS;
+    if (python_raised(s)) s->stopped = s->interrupted = 1;
+}
+
 static void check_limits(Solver *s) {
     if ((s->max_nodes && s->nodes >= s->max_nodes) || (s->deadline > 0 && now() > s->deadline))
         s->stopped = 1;
-    if (s->poll && !s->stopped && now() >= s->next_poll) { /* once: an exception pending */
-        s->next_poll = now() + POLL_SECONDS;
-        if (python_raised(s)) s->stopped = s->interrupted = 1;
-    }
+    if (s->poll && !s->stopped) poll_python(s); /* once stopped, an exception may be pending */
 }
 
 /* Whether the other side holds one tile that fits nowhere on the slot's board (the bag empty):
