@@ -6,6 +6,7 @@ bag, ``atril final`` and bad input."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -753,6 +754,8 @@ def test_final_shows_what_an_interrupted_search_found(monkeypatch):
     """Ctrl-C in ``atril final``: the answer found so far, marked not exact, in the same form
     (JSON or text), and the exit code of an interrupted command (130)."""
     found = endgame.solve(Position(ENDGAMES[2]), es09(), max_nodes=2000)
+    # a worker process sends it back to its pool pickled
+    assert pickle.loads(pickle.dumps(endgame.SearchInterrupted(found))).solution == found
 
     def interrupted(*args, **kwargs):
         raise endgame.SearchInterrupted(found)

@@ -92,6 +92,10 @@ class SearchInterrupted(KeyboardInterrupt):
         super().__init__()
         self.solution = solution
 
+    def __reduce__(self):
+        """Pickled with its solution (a worker process's, sent back to the pool)."""
+        return SearchInterrupted, (self.solution,)
+
 
 def move_json(candidate: movegen.Candidate) -> dict:
     """A move as ``atril final --json`` writes it: notation, score and tiles placed."""
