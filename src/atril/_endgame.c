@@ -2681,6 +2681,7 @@ PyMODINIT_FUNC PyInit__endgame(void) {
     zobrist_init();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddIntConstant(m, "PROFILED", ATRIL_PROFILED) < 0) Py_CLEAR(m);
+    if (!m) return NULL;
     PyObject *threading = PyImport_ImportModule("threading");
     PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
     PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
