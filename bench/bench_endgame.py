@@ -111,5 +111,6 @@ def summary(times: list[float], limit: float) -> str:
     return (f"exactos en {limit:g} s: {len(solved)}; mediana {shown} s; peor exacto {worst} s; "
             f"sin terminar: {len(times) - len(solved)}")
 
+
 if __name__ == "__main__":
     main()

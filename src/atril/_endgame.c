@@ -2381,6 +2381,13 @@ static void memory_return(Memory *m, const Solver *s) {
     kept_busy = 0;
 }
 
+/* What solve returns, and an interrupted search's exception carries as `partial`: (value,
+ * exact, nodes, depth, the best line as packed move records). */
+static PyObject *answer(int value, int exact, uint64_t nodes, int depth, const Line *pv) {
+    return Py_BuildValue("iiKiy#", value, exact, (unsigned long long)nodes, depth,
+                         pv->v ? (const char *)pv->v : "", (Py_ssize_t)(pv->n * sizeof(Rec)));
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"", "", "", "", "", "", "", "", "", "", "", "", "progress", NULL};
     PyObject *ob, *oa, *obr, *onodes, *omasks, *progress = Py_None;
@@ -2494,9 +2501,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyObject *type, *exc, *tb;
         PyErr_Fetch(&type, &exc, &tb);
         PyErr_NormalizeException(&type, &exc, &tb);
-        PyObject *partial = Py_BuildValue("iiKiy#", value, 0, (unsigned long long)s.nodes, depth,
-                                          pv.v ? (const char *)pv.v : "",
-                                          (Py_ssize_t)(pv.n * sizeof(Rec)));
+        PyObject *partial = answer(value, 0, s.nodes, depth, &pv);
         if (!partial || !exc || PyObject_SetAttrString(exc, "partial", partial) < 0)
             PyErr_Clear(); /* the exception goes on without it */
         Py_XDECREF(partial);
@@ -2512,8 +2517,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         goto done;
     }
-    out = Py_BuildValue("iiKiy#", value, exact, (unsigned long long)s.nodes, depth,
-                        pv.v ? (const char *)pv.v : "", (Py_ssize_t)(pv.n * sizeof(Rec)));
+    out = answer(value, exact, s.nodes, depth, &pv);
 done:
     release(&board);
     release(&ra);
