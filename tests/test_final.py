@@ -419,6 +419,27 @@ def test_three_tiles_against_a_stuck_tile_bounded_at_once():  # art. 45.4
         _endgame.check_lists(False)
 
 
+@pytest.mark.parametrize("board, mine, theirs, limit, passes", [
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "MIG", "GC", 6, 3),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "AIT", "JY", 4, 0),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "SPT", "HY", 4, 1),
+    ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "ELC", "IÑ", 6, 3),
+    ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "TN", "ÑV", 4, 0),
+    ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "GCJ", "LD", 6, 0),
+])
+def test_bounds_where_the_other_side_only_passes_hold_against_any_rack(
+        board, mine, theirs, limit, passes):  # art. 45.2, 45.4
+    """The other side may always pass, and it takes the least of its moves: so a position is
+    worth no more than where that side only passes. Then only this side's plays change the
+    board, and going out gains twice the other rack as it stands (45.4; the end by passes, 45.2,
+    less). So the bound of two tiles against one, and that of a play keeping one tile, hold
+    against a rack of two tiles or more, with that rack's value. The values are the plain
+    minimax's, and the best lines replay (each found to fail: the first three with the rack's
+    value left out of the two-tile bound, the third to the last with it left out of the one-tile
+    bound, the last also with that bound one point low)."""
+    agrees_with_minimax(board, mine, theirs, limit, passes)
+
+
 @pytest.mark.parametrize("board, mine, theirs", [
     ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "QXS", "FA"),
     ("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "QAL", "ZE"),
