@@ -1560,12 +1560,13 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             v = bound;
             goto tried;
         }
-        if (s->bag < 0 && s->rack_count[opp] > 1 && n->best > -INF &&
-            s->rack_count[side] - m->nplaced == 1) {
+        if (s->bag < 0 && s->rack_count[opp] > 1 && s->rack_count[side] - m->nplaced == 1 &&
+            sc + 2 * s->rack_value[opp] <= n->best) {
             /* A play that keeps one tile against a rack of two or more: worth at most what it is
              * worth where the other side only passes (see pair_bound), that tile's best play
              * next and twice the other rack, which last_bound bounds: settled where that is no
-             * better than a move already searched (since stop 44) */
+             * better than a move already searched (since stop 44; not worked out where the
+             * play's score and twice the rack are already better) */
             uint8_t rest[NCODES];
             rack_after(s, side, m, rest);
             int z = first_code(rest);
@@ -2087,7 +2088,8 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
          * any one tile (10 to 30 % fewer positions where the other side's tile can still go
          * out), since stop 44 against any rack (see pair_bound). The known moves already tried
          * score no more than the bound. */
-        if (ply > 0 && s->rack_count[side] == 2 && s->bag < 0) {
+        if (ply > 0 && s->rack_count[side] == 2 && s->bag < 0 &&
+            2 * s->rack_value[1 - side] <= alpha) { /* the bound is never less */
             int bound = pair_bound(s, slot, side);
             if (bound == -INF) {
                 s->failed = s->stopped = 1;
