@@ -9,17 +9,20 @@ quarter of the games), until ``--positions`` are found. Each is solved by ``atri
 with ``--limit`` seconds at most; the median and the worst time to the exact answer, and how
 many were not exact within the limit (issue 16's goal: median < 1 s, none > 30 s).
 
-``--repeat N`` solves each endgame N times in a row and keeps its least processor time (as
-``timeit`` does): the search is deterministic (each run must give the same value and count of
-positions, or the bench stops), so the runs differ only by what else the machine was doing, and
-on a shared two-core machine that moved single endgames by 0.66 to 1.6 times from run to run.
-An endgame is exact if any run was (a run stopped by the limit counts as the limit).
+``--repeat N`` solves the whole set N times over and keeps each endgame's least processor time
+(as ``timeit`` does): the search is deterministic (each run must give the same value and count
+of positions, or the bench stops), so the runs differ only by what the machine was doing. On
+this two-core virtual machine that moved single endgames by 0.66 to 1.6 times from run to run,
+and its slow spells last minutes: the runs of one endgame in a row (before stop 44) fell in the
+same spell, so they are spread over the set's passes instead. An endgame is exact if any run
+was (a run stopped by the limit counts as the limit).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
 from atril import endgame, players
@@ -64,7 +67,8 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="guarda las posiciones (CGP) en este fichero")
     ap.add_argument("--cgp-file", default=None, help="lee las posiciones de este fichero")
     ap.add_argument("--repeat", type=int, default=1,
-                    help="resuelve cada final N veces y toma el menor tiempo de procesador")
+                    help="resuelve los finales N veces (N pasadas) y toma el menor tiempo de "
+                         "procesador de cada uno")
     args = ap.parse_args()
     lexicon = Lexicon.load("ES09")
     if args.cgp_file:
@@ -78,12 +82,19 @@ def main() -> None:
     endgame.solve(Position(found[0][1].cgp()), lexicon, max_nodes=1000)  # warm-up: indexes
     best_times: list[float] = []
     first_times: list[float] = []
-    for k, (game_seed, position) in enumerate(found, start=1):
-        runs: list[tuple[float, endgame.Solution]] = []
-        for _ in range(max(1, args.repeat)):
+    passes = max(1, args.repeat)
+    all_runs: list[list[tuple[float, endgame.Solution]]] = [[] for _ in found]
+    for n in range(1, passes):  # every pass but the last, each endgame's line printed after it
+        for runs, (_, position) in zip(all_runs, found):
             start = time.process_time()
             solution = endgame.solve(position, lexicon, seconds=args.limit)
             runs.append((time.process_time() - start, solution))
+        print(f"pasada {n} de {passes} hecha", file=sys.stderr, flush=True)
+    for k, (game_seed, position) in enumerate(found, start=1):
+        runs = all_runs[k - 1]
+        start = time.process_time()
+        solution = endgame.solve(position, lexicon, seconds=args.limit)
+        runs.append((time.process_time() - start, solution))
         exact = [(t, s) for t, s in runs if s.exact]
         if len({(s.spread, s.nodes) for _, s in exact}) > 1:
             raise SystemExit(f"final {k}: las repeticiones dan resultados distintos: "
