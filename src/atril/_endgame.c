@@ -1854,11 +1854,12 @@ static int pair_most(int pair, int a, int b, int opp_value) {
  * rack of any size too (since stop 44): the other side may always pass, and it takes the least
  * of its moves, so the node is worth no more than where the other side only passes; there, only
  * this side's plays change the board, and going out gains it twice the other rack as it stands:
- * the same bound, with that rack's value (in endgame 45 of the bench, to the end, 269 → 250
- * million positions; 8, 123 → 45 million). The bound holds for every value the search gives the
- * node, heuristic ones too. Pair is read line by line (line_pair), so that the nodes it
- * settles, nearly all it is asked for against one tile (in endgame 31, 99.5 %), never generate
- * their plays (stop 34: the same tree, 7 % less time on the bench). */
+ * the same bound, with that rack's value (with last_bound's, below, for a play that keeps one
+ * tile: endgame 45 of the bench, to the end, 269 → 241 million positions; 8, 123 → 45 million).
+ * The bound holds for every value the search gives the node, heuristic ones too. Pair is read
+ * line by line (line_pair), so that the nodes it settles, nearly all it is asked for against
+ * one tile (in endgame 31, 99.5 %), never generate their plays (stop 34: the same tree, 7 % less
+ * time on the bench). */
 static int pair_bound(Solver *s, int slot, int side) {
     int code[2];
     int pair = best_pair(s, &s->gens[slot], s->lkey[slot], line_kind(s, side),
