@@ -1560,13 +1560,17 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             v = bound;
             goto tried;
         }
-        if (s->bag < 0 && s->rack_count[opp] > 1 && s->rack_count[side] - m->nplaced == 1 &&
-            sc + 2 * s->rack_value[opp] <= n->best) {
-            /* A play that keeps one tile against a rack of two or more: worth at most what it is
-             * worth where the other side only passes (see pair_bound), that tile's best play
-             * next and twice the other rack, which last_bound bounds: settled where that is no
-             * better than a move already searched (since stop 44; not worked out where the
-             * play's score and twice the rack are already better) */
+        if (s->bag < 0 && s->rack_count[side] - m->nplaced == 1 &&
+            sc + 2 * s->rack_value[opp] <= n->best &&
+            (s->rack_count[opp] > 1 || other_stuck(s, n->slot, side))) {
+            /* A play that keeps one tile, no better than a move already searched by last_bound
+             * (that tile's best play next and twice the other rack): settled. Against one tile
+             * that fits nowhere (since stop 39; one that fits most often goes out at once after
+             * the play, which the peek below sees and the bound does not: in endgame 29, 9.88 of
+             * the 9.90 million such plays were against a stuck tile), and against a rack of two
+             * or more, where the play is worth at most what it is worth if the other side only
+             * passes (since stop 44; see pair_bound). Not worked out where the play's score and
+             * twice the other rack are already better. */
             uint8_t rest[NCODES];
             rack_after(s, side, m, rest);
             int z = first_code(rest);
@@ -1598,22 +1602,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             codes[0] = first_held(s, opp);
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps two or one */
             if (left <= 2) rack_after(s, side, m, rest);
-            if (left == 1) {
-                codes[1] = first_code(rest);
-                if (stuck && n->best > -INF) {
-                    /* no better than a move already searched, by last_bound: settled. Against
-                     * a tile that fits nowhere only: one that fits most often goes out at once
-                     * after the play, which the peek sees and the bound does not (in endgame 29,
-                     * 9.88 of the 9.90 million such plays were against a stuck tile) */
-                    single(s, n->slot, codes[1]);
-                    int lb = sc + last_bound(s, n->slot, m, codes[1], s->rack_value[opp]);
-                    if (lb <= n->best) {
-                        s->nodes++;
-                        v = lb;
-                        goto tried;
-                    }
-                }
-            }
+            if (left == 1) codes[1] = first_code(rest);
             if (left == 2 && n->depth >= 4) {
                 /* Where the other side's tile fits nowhere after the play, the position after
                  * its pass is one of two tiles against one, which pair_bound settles most
