@@ -84,22 +84,25 @@ def main() -> None:
     first_times: list[float] = []
     passes = max(1, args.repeat)
     all_runs: list[list[tuple[float, endgame.Solution]]] = [[] for _ in found]
-    for n in range(1, passes):  # every pass but the last, each endgame's line printed after it
-        for runs, (_, position) in zip(all_runs, found):
-            start = time.process_time()
-            solution = endgame.solve(position, lexicon, seconds=args.limit)
-            runs.append((time.process_time() - start, solution))
+
+    def run(k: int) -> list[tuple[float, endgame.Solution]]:
+        """Endgame k solved once more: its runs so far."""
+        start = time.process_time()
+        solution = endgame.solve(found[k][1], lexicon, seconds=args.limit)
+        all_runs[k].append((time.process_time() - start, solution))
+        return all_runs[k]
+
+    for n in range(1, passes):  # the passes before the last; the last prints each endgame
+        for k in range(len(found)):
+            run(k)
         print(f"pasada {n} de {passes} hecha", file=sys.stderr, flush=True)
     for k, (game_seed, position) in enumerate(found, start=1):
-        runs = all_runs[k - 1]
-        start = time.process_time()
-        solution = endgame.solve(position, lexicon, seconds=args.limit)
-        runs.append((time.process_time() - start, solution))
+        runs = run(k - 1)
         exact = [(t, s) for t, s in runs if s.exact]
         if len({(s.spread, s.nodes) for _, s in exact}) > 1:
             raise SystemExit(f"final {k}: las repeticiones dan resultados distintos: "
                              + ", ".join(f"{s.spread:+d}/{s.nodes}" for _, s in exact))
-        cpu, solution = min(exact or runs, key=lambda run: run[0])
+        cpu, solution = min(exact or runs, key=lambda r: r[0])
         best_times.append(cpu if solution.exact else float("inf"))
         first_times.append(runs[0][0] if runs[0][1].exact else float("inf"))
         origin = f"seed {game_seed:>4}" if game_seed >= 0 else "cgp      "  # --cgp-file: no seed
