@@ -357,6 +357,7 @@ typedef struct {
     uint64_t max_nodes;
     double deadline; /* CLOCK_MONOTONIC seconds, 0 = none */
     int stopped, failed, bad_check; /* bad_check: see check_lists */
+    int checking; /* check_lists: a node the blank's letters settled is being searched again */
     /* A search in the main thread looks for a signal (Ctrl-C) now and then (see check_limits),
      * and tells `progress` (a callable, or NULL) how far it got: interrupted when a signal's
      * handler or the callable raised, the exception then pending. */
@@ -415,6 +416,7 @@ static uint64_t full_hash(const Solver *s, int side, int passes) {
 static inline uint64_t sq_key(const Gen *g, int dir, int sq) {
     uint64_t v = (uint64_t)g->xset[dir][sq] << 32 ^ (uint64_t)(uint16_t)g->xscore[dir][sq] << 16 ^
                  (uint64_t)g->xlen[dir][sq] << 8 ^ g->board[sq];
+    if (g->board[sq] == WILD_TILE) v ^= mix64(g->wild_mask); /* the letters it may stand for */
     return mix64(v ^ (uint64_t)(2 * sq + dir + 1) * 0x9E3779B97F4A7C15ULL);
 }
 
@@ -449,17 +451,19 @@ static void cross_prepare(Solver *s, const Gen *g, int dir, int sq, CrossJob *j)
     j->e = NULL;
     if (lo == pos && hi == pos) return;
     uint64_t a = 0, c = 0;
-    int sum = 0, at = 0;
+    int sum = 0, at = 0, wild = 0;
     for (int p = lo; p <= hi; p++, at++) {
         uint64_t v = 31;
         if (p != pos) {
             uint8_t t = b[sq + (p - pos) * step];
             v = t & LETTER_MASK;
+            wild |= t == WILD_TILE;
             if (!(t & BLANK_BIT)) sum += VALUE[t];
         }
         if (at < 12) a |= v << (5 * at);
         else c |= v << (5 * (at - 12));
     }
+    if (wild) c |= (uint64_t)g->wild_mask << 20; /* its cross-set is for those letters */
     j->a = a, j->b = c, j->sum = (int16_t)sum, j->len = (uint8_t)(hi - lo);
     j->e = &s->cross.table[mix64(a ^ c * 0x9E3779B97F4A7C15ULL) & s->cross.mask];
     __builtin_prefetch(j->e);
@@ -479,7 +483,7 @@ static void cross_apply(Solver *s, Gen *g, int dir, int sq, const CrossJob *j) {
         perpendicular(g, dir, sq, pre, &plen, suf, &slen, &sum);
         e->a = j->a;
         e->b = j->b;
-        e->mask = cross_set(&g->k, pre, plen, suf, slen, s->want);
+        e->mask = cross_set_wild(g, pre, plen, suf, slen, s->want);
     }
     g->xset[dir][sq] = e->mask;
     g->xscore[dir][sq] = j->sum;
@@ -893,9 +897,9 @@ static void derive_top(const Gen *g, int code, const Top *p, const int16_t *chan
 }
 
 /* For the tests (check_lists): every list single and peek work out is checked against every
- * square, every play put on and taken off again (check_peek) against the board it makes, and
- * every last_bound against the board the play makes; a wrong one stops the search with an
- * AssertionError. */
+ * square, every play put on and taken off again (check_peek) against the board it makes, every
+ * last_bound against the board the play makes, and every node the bound of a blank's letters
+ * settles (wild_key) by its own search; a wrong one stops the search with an AssertionError. */
 static int check_lists;
 
 /* Whether t is a list of `code`'s one-tile plays on g's board as Top says: each listed once,
@@ -1972,6 +1976,177 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     return most;
 }
 
+/* A blank put down in the search is most often there once for each letter it could stand
+ * for, the rest of the board the same: in the tails of endgames 36 and 26 of the bench, about 3.4
+ * and 3.8 times over (stop 46). A bound for all of them at once: the position with the blank read
+ * as any of those letters (WILD_TILE), where the other side only passes. Every letter's position
+ * is worth at most that to this side: it has every play it has in any of them (a play forms one
+ * word through the square, so it is a play of some letter), the scores are the same (a blank
+ * scores nothing), and the other side may always pass (see pair_bound). Its key is the position's
+ * with the blank's letter left out and its letters in, so that the table holds it once for all of
+ * them. 0 where there is no such blank, or where its words leave it one letter. */
+static int wild_key(const Solver *s, int slot, uint64_t key, int *sq, uint32_t *letters,
+                    uint64_t *out) {
+    if (!s->max_rack[0][0] && !s->max_rack[1][0]) return 0; /* no blank on either rack */
+    const uint8_t *b = s->gens[slot].board, *root = s->gens[0].board;
+    int q = -1;
+    for (int i = 0; i < NSQ && q < 0; i++)
+        if ((b[i] & BLANK_BIT) && !root[i]) q = i;
+    if (q < 0) return 0;
+    uint32_t can = ALL_LETTERS;
+    for (int dir = 0; dir < 2; dir++) { /* the letters both its words allow */
+        uint8_t pre[SIZE], suf[SIZE];
+        int step = dir == 0 ? 1 : SIZE, pos = dir == 0 ? q % SIZE : q / SIZE, plen = 0, slen = 0;
+        int lo = pos, hi = pos;
+        while (lo > 0 && b[q - (pos - lo + 1) * step]) lo--;
+        while (hi < SIZE - 1 && b[q + (hi - pos + 1) * step]) hi++;
+        for (int p = lo; p < pos; p++) pre[plen++] = b[q + (p - pos) * step] & LETTER_MASK;
+        for (int p = pos + 1; p <= hi; p++) suf[slen++] = b[q + (p - pos) * step] & LETTER_MASK;
+        if (plen + slen) can &= cross_set(&s->gens[slot].k, pre, plen, suf, slen, ALL_LETTERS);
+    }
+    if (__builtin_popcount(can) < 2) return 0;
+    *sq = q;
+    *letters = can;
+    *out = key ^ Z_SQ[q][z_tile(b[q])] ^ Z_SQ[q][z_tile(WILD_TILE)] ^ mix64(can);
+    return 1;
+}
+
+/* Slot ws made slot from's board with the blank on q wild (standing for `letters`), its line
+ * keys following, the cross-sets past each end of its two words worked out again, its one-tile
+ * lists to be worked out afresh. */
+static void wild_slot(Solver *s, int ws, int from, int q, uint32_t letters) {
+    copy_slot(s, ws, from);
+    s->slots[ws].derived = 0;
+    Gen *g = &s->gens[ws];
+    uint64_t(*lk)[SIZE] = s->lkey[ws];
+    g->wild_mask = letters;
+    for (int d = 0; d < 2; d++) lk[d][line_of(d, q)] ^= sq_key(g, d, q);
+    g->board[q] = WILD_TILE;
+    for (int d = 0; d < 2; d++) lk[d][line_of(d, q)] ^= sq_key(g, d, q);
+    for (int along = 0; along < 2; along++) {
+        int step = along == 0 ? 1 : SIZE, pos = along == 0 ? q % SIZE : q / SIZE, lo = pos, hi = pos;
+        while (lo > 0 && g->board[q - (pos - lo + 1) * step]) lo--;
+        while (hi < SIZE - 1 && g->board[q + (hi - pos + 1) * step]) hi++;
+        int ends[2] = {lo - 1, hi + 1}, dir = 1 - along;
+        for (int k = 0; k < 2; k++) {
+            if (ends[k] < 0 || ends[k] >= SIZE) continue;
+            int e = q + (ends[k] - pos) * step;
+            CrossJob job;
+            uint64_t *key = &lk[dir][line_of(dir, e)];
+            cross_prepare(s, g, dir, e, &job);
+            *key ^= sq_key(g, dir, e);
+            cross_apply(s, g, dir, e, &job);
+            *key ^= sq_key(g, dir, e);
+        }
+    }
+}
+
+/* The bound for every letter of the blank at once of `side`'s three or four tiles against the
+ * other side's one on the slot's board (wild, see wild_slot; `key` the position's wild key,
+ * `passes` its run of passes): its plays generated (the ply's list), each bounded as
+ * stuck_three_bound bounds it where the other side only passes: going out; keeping one tile,
+ * last_bound, or where that is above lim, that tile's best play after it or the end by passes;
+ * keeping two, the two-tile bound after it; keeping three, this bound again on the board it makes
+ * (the next slot and ply). Those after plays keeping two or three are kept in the table under
+ * their wild keys. -INF: out of memory; above lim, the first play found above it. */
+static int wild_bound(Solver *s, int ply, int slot, int side, int passes, uint64_t key, int lim) {
+    int ov = s->rack_value[1 - side], most = end_by_passes(s, side);
+    if (gen_moves(s, ply, slot, side) < 0) return -INF;
+    const Rec *list = s->list[ply];
+    size_t count = s->list_n[ply];
+    for (int c = 0; c < NCODES; c++)
+        if (s->rack[side][c]) single(s, slot, c);
+    for (int cost = 0; cost < 3; cost++) /* the cheaper first: out or one kept, two, three */
+        for (size_t i = 0; i < count; i++) {
+            const Rec *m = &list[i];
+            int v, sc = m->score, left = s->rack_count[side] - m->nplaced;
+            if ((left <= 1 ? 0 : left - 1) != cost) continue;
+            uint8_t rest[NCODES];
+            if (left > 0) rack_after(s, side, m, rest);
+            if (left == 0) {
+                v = sc + 2 * ov;
+            } else if (left == 1) {
+                int z = first_code(rest);
+                v = sc + last_bound(s, slot, m, z, ov);
+                if (v > lim) { /* its value: the last tile's best play after it, or the passes */
+                    Top seen;
+                    peek(s, slot, m, 1, &z, &seen);
+                    v = sc + (seen.n ? seen.v[0] + 2 * ov : ov - VALUE[z]);
+                }
+            } else {
+                Entry e;
+                uint64_t after = pass_key(child_key(s, key, side, passes, m), 0);
+                if (probe(s, after, &e) && e.depth == EXACT_DEPTH && e.flag == TT_UPPER) {
+                    v = sc + e.value;
+                } else if (left == 2) {
+                    Peek p;
+                    peek_put(s, slot, m, 1, &p);
+                    int pb = peek_pair_bound(s, slot, &p, side, rest, ov);
+                    peek_back(s, slot, &p);
+                    if (pb == -INF) return -INF;
+                    store(s, after, pb, TT_UPPER, EXACT_DEPTH, 0, 2);
+                    v = sc + pb;
+                } else {
+                    uint64_t hash = s->hash, unused = 0, nodes = s->nodes;
+                    copy_slot(s, slot + 1, slot);
+                    s->gens[slot + 1].wild_mask = s->gens[slot].wild_mask;
+                    place(s, slot + 1, m, &unused);
+                    take(s, side, m, 1);
+                    int b = wild_bound(s, ply + 1, slot + 1, side, 1, after, lim - sc);
+                    take(s, side, m, -1);
+                    s->hash = hash;
+                    if (b == -INF) return -INF;
+                    if (b <= lim - sc)
+                        store(s, after, b, TT_UPPER, EXACT_DEPTH, 0, s->nodes - nodes);
+                    v = sc + b;
+                }
+            }
+            if (v > lim) return v;
+            if (v > most) most = v;
+        }
+    s->nodes += count;
+    return most;
+}
+
+/* Whether a node of three or four tiles against a stuck one is settled by the bound for every
+ * letter of a blank put down in the search (wild_key): read from the table, where another of its
+ * letters left it, or worked out here (on the next slot) and kept there. With check_lists on,
+ * each node so settled is searched again to the end with its own letter: no more than the bound.
+ * -INF: out of memory. */
+static int wild_settles(Solver *s, const Node *n, int *value) {
+    int q;
+    uint32_t letters;
+    uint64_t wkey;
+    if (s->checking || !wild_key(s, n->slot, n->hash0, &q, &letters, &wkey)) return 0;
+    Entry w;
+    int bound = INF, known = probe(s, wkey, &w);
+    if (known && w.depth == EXACT_DEPTH && w.flag == TT_UPPER) {
+        bound = w.value;
+        s->nodes++;
+    } else if (!known) {
+        uint64_t nodes = s->nodes, hash = s->hash;
+        wild_slot(s, n->slot + 1, n->slot, q, letters);
+        bound = wild_bound(s, n->ply, n->slot + 1, n->side, n->passes, wkey, n->alpha);
+        s->hash = hash;
+        if (bound == -INF) return -INF;
+        if (bound <= n->alpha) store(s, wkey, bound, TT_UPPER, EXACT_DEPTH, 0, s->nodes - nodes);
+    }
+    if (bound > n->alpha) return 0;
+    if (check_lists) { /* this letter's own search to the end: no more */
+        int proof = s->proof;
+        uint64_t guesses = s->heuristic;
+        s->checking = 1;
+        s->proof = 0;
+        int v = negamax(s, n->ply, n->slot, n->side, n->passes, MAX_PLY, bound, bound + 1);
+        s->checking = 0;
+        s->proof = proof;
+        s->heuristic = guesses;
+        if (v > bound && !s->stopped) s->bad_check = s->failed = s->stopped = 1;
+    }
+    *value = bound;
+    return 1;
+}
+
 /* The generated plays that try_move would settle by out_bound whatever the order, since their
  * bound is no better than a move already searched (n->best only rises), settled before they
  * are ordered: counted as try_move counts them, and taken off the list, whose other plays keep
@@ -2045,6 +2220,17 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
      * million positions). */
     uint64_t k0 = s->killer[ply][0], k1 = s->killer[ply][1];
     int cut = 0, listed = 0;
+    if (ply > 0 && s->bag < 0 && (s->rack_count[side] == 3 || s->rack_count[side] == 4) &&
+        last_tile(s, 1 - side) && ply + MAX_PASSES + 3 < MAX_PLY && other_stuck(s, slot, side)) {
+        /* The blank's letters first, all at once (wild_settles): where another of its letters
+         * already bounded them all, or where this one's bound does, the node is settled so. */
+        int v, settled = wild_settles(s, &n, &v);
+        if (settled < 0) {
+            s->failed = s->stopped = 1;
+            return 0;
+        }
+        if (settled) return v;
+    }
     if (ply > 0 && s->bag < 0 && s->rack_count[side] == 3 && last_tile(s, 1 - side) &&
         ply + MAX_PASSES + 2 < MAX_PLY && other_stuck(s, slot, side)) {
         /* Three tiles against a stuck one: nearly all such nodes are settled by the bound of

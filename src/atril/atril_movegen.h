@@ -131,7 +131,35 @@ typedef struct {
     int topn; /* 0: keep every move; otherwise keep the best topn by equity */
     const float *at, *reach; /* topn: bounds by start square (see Anchor), else NULL */
     int failed;
+    uint32_t wild_mask; /* the letters a WILD_TILE on the board may stand for (see below) */
 } Gen;
+
+/* A square that stands for any of the letters g->wild_mask holds: the exact endgame bounds
+ * every letter a blank put down could be at once with it (docs/ENDGAME.md, "the blank's
+ * letters"). A word through it is a word for some letter of the mask: the walk goes on through
+ * each, and a cross-set beside it is the union over them. It scores nothing, as a blank. Boards
+ * outside that bound never hold it. */
+#define WILD_LETTER 30
+#define WILD_TILE (BLANK_BIT | WILD_LETTER)
+
+/* The cross-set of pre + c + suf (see cross_set), where one of their squares may be the wild
+ * one. */
+static uint32_t cross_set_wild(const Gen *g, uint8_t *pre, int plen, uint8_t *suf, int slen,
+                               uint32_t want) {
+    uint8_t *w = NULL;
+    for (int i = 0; i < plen; i++)
+        if (pre[i] == WILD_LETTER) w = &pre[i];
+    for (int i = 0; i < slen; i++)
+        if (suf[i] == WILD_LETTER) w = &suf[i];
+    if (!w) return cross_set(&g->k, pre, plen, suf, slen, want);
+    uint32_t any = 0;
+    for (uint32_t todo = g->wild_mask; todo; todo &= todo - 1) {
+        *w = (uint8_t)__builtin_ctz(todo);
+        any |= cross_set(&g->k, pre, plen, suf, slen, want);
+    }
+    *w = WILD_LETTER;
+    return any;
+}
 
 static inline int sq_of(int dir, int line, int pos) {
     return dir == 0 ? line * SIZE + pos : pos * SIZE + line;
@@ -176,7 +204,7 @@ static void cross_square(Gen *g, int dir, int sq, uint32_t want) {
         g->xset[dir][sq] = ALL_LETTERS; /* no perpendicular neighbour */
         return;
     }
-    g->xset[dir][sq] = cross_set(&g->k, pre, plen, suf, slen, want);
+    g->xset[dir][sq] = cross_set_wild(g, pre, plen, suf, slen, want);
     g->xscore[dir][sq] = (int16_t)sum;
     g->xlen[dir][sq] = (uint8_t)(plen + slen);
 }
@@ -358,6 +386,15 @@ static inline void step(Gen *g, int pos, uint32_t arc, int start, int main, int 
                         int np, int lidx) {
     const Nodes *k = &g->k;
     uint8_t bt = g->ltile[pos];
+    if (bt == WILD_TILE) {
+        for (uint32_t todo = g->wild_mask; todo; todo &= todo - 1) {
+            uint32_t j = child(k, arc, (uint32_t)__builtin_ctz(todo));
+            if (!j) continue;
+            if (start < 0) left_next(g, pos, j, main, wmult, cross, np, lidx);
+            else right_next(g, pos, j, start, main, wmult, cross, np, lidx);
+        }
+        return;
+    }
     if (bt) {
         uint32_t j = child(k, arc, bt & LETTER_MASK);
         if (!j) return;
