@@ -386,16 +386,16 @@ static inline void step(Gen *g, int pos, uint32_t arc, int start, int main, int 
                         int np, int lidx) {
     const Nodes *k = &g->k;
     uint8_t bt = g->ltile[pos];
-    if (bt == WILD_TILE) {
-        for (uint32_t todo = g->wild_mask; todo; todo &= todo - 1) {
-            uint32_t j = child(k, arc, (uint32_t)__builtin_ctz(todo));
-            if (!j) continue;
-            if (start < 0) left_next(g, pos, j, main, wmult, cross, np, lidx);
-            else right_next(g, pos, j, start, main, wmult, cross, np, lidx);
-        }
-        return;
-    }
     if (bt) {
+        if (bt == WILD_TILE) { /* on through each letter it may stand for, scoring nothing */
+            for (uint32_t todo = g->wild_mask; todo; todo &= todo - 1) {
+                uint32_t j = child(k, arc, (uint32_t)__builtin_ctz(todo));
+                if (!j) continue;
+                if (start < 0) left_next(g, pos, j, main, wmult, cross, np, lidx);
+                else right_next(g, pos, j, start, main, wmult, cross, np, lidx);
+            }
+            return;
+        }
         uint32_t j = child(k, arc, bt & LETTER_MASK);
         if (!j) return;
         int m = main + ((bt & BLANK_BIT) ? 0 : VALUE[bt]);
