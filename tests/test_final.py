@@ -436,7 +436,7 @@ def test_a_blank_put_down_is_bounded_for_all_its_letters_at_once():  # art. 45.4
     of the 200 and the 100: with the bound worked out for the node's own letter only but kept
     for all, 64 and 81; with the cross-sets beside the blank for its first letter only, 12 and
     20; with the walk through it on its first letter only, 25 and 38; with the plays that keep
-    three tiles of four left out, 0 and 28). Two of them agree with the plain minimax too."""
+    three tiles of four left out, 0 and 28). Two more racks agree with the plain minimax."""
     rng = random.Random(1)
     letters = "AAAEEEIOOUSRNLTDCMBPGHFVJXYZÑ"
     _endgame.check_lists(True)
