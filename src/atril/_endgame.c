@@ -525,8 +525,30 @@ static int new_tiles(const Rec *m, int16_t *sqs, uint8_t *tiles) {
     return n;
 }
 
+/* The cross-sets play m changes (see crossings; it is on the slot's board already) worked out
+ * again, each line key following its square's change, the squares added to the slot's changed
+ * ones. */
+static void recross(Solver *s, int slot, const Rec *m) {
+    Gen *g = &s->gens[slot];
+    uint64_t (*lk)[SIZE] = s->lkey[slot];
+    Slot *sl = &s->slots[slot];
+    uint8_t dirs[2 + 2 * RACK_SIZE];
+    int16_t sqs[2 + 2 * RACK_SIZE];
+    int n = crossings(g, m, dirs, sqs);
+    CrossJob jobs[2 + 2 * RACK_SIZE];
+    for (int i = 0; i < n; i++) cross_prepare(s, g, dirs[i], sqs[i], &jobs[i]);
+    for (int i = 0; i < n; i++) {
+        int dir = dirs[i], sq = sqs[i];
+        uint64_t *k = &lk[dir][line_of(dir, sq)];
+        sl->changed[sl->nchanged++] = (int16_t)sq;
+        *k ^= sq_key(g, dir, sq);
+        cross_apply(s, g, dir, sq, &jobs[i]);
+        *k ^= sq_key(g, dir, sq);
+    }
+}
+
 /* The play on the board, its squares' cross-sets cleared, and the cross-sets it changes (see
- * crossings); the line keys follow every change. */
+ * recross); the line keys follow every change. */
 static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
     Gen *g = &s->gens[slot];
     uint64_t (*lk)[SIZE] = s->lkey[slot];
@@ -548,19 +570,7 @@ static void place(Solver *s, int slot, const Rec *m, uint64_t *hash) {
         lk[1][line_of(1, sq)] ^= sq_key(g, 1, sq);
         *hash ^= Z_SQ[sq][z_tile(tile[i])];
     }
-    uint8_t dirs[2 + 2 * RACK_SIZE];
-    int16_t sqs[2 + 2 * RACK_SIZE];
-    int n = crossings(g, m, dirs, sqs);
-    CrossJob jobs[2 + 2 * RACK_SIZE];
-    for (int i = 0; i < n; i++) cross_prepare(s, g, dirs[i], sqs[i], &jobs[i]);
-    for (int i = 0; i < n; i++) { /* each line key follows its square's change */
-        int dir = dirs[i], sq = sqs[i];
-        uint64_t *k = &lk[dir][line_of(dir, sq)];
-        sl->changed[sl->nchanged++] = (int16_t)sq;
-        *k ^= sq_key(g, dir, sq);
-        cross_apply(s, g, dir, sq, &jobs[i]);
-        *k ^= sq_key(g, dir, sq);
-    }
+    recross(s, slot, m);
 }
 
 /* Slot `to`'s board, cross-sets and line keys as slot `from`'s (which a play is about to
@@ -573,6 +583,7 @@ static void copy_slot(Solver *s, int to, int from) {
     memcpy(t->xscore, f->xscore, sizeof t->xscore);
     memcpy(t->xlen, f->xlen, sizeof t->xlen);
     memcpy(s->lkey[to], s->lkey[from], sizeof s->lkey[to]);
+    t->wild_mask = f->wild_mask; /* what a wild square on it stands for (see wild_slot) */
     s->slots[to].single_done = 0;
     s->slots[to].derived = to == from + 1;
 }
@@ -1996,13 +2007,9 @@ static int wild_key(const Solver *s, int slot, uint64_t key, int *sq, uint32_t *
     uint32_t can = ALL_LETTERS;
     for (int dir = 0; dir < 2; dir++) { /* the letters both its words allow */
         uint8_t pre[SIZE], suf[SIZE];
-        int step = dir == 0 ? 1 : SIZE, pos = dir == 0 ? q % SIZE : q / SIZE, plen = 0, slen = 0;
-        int lo = pos, hi = pos;
-        while (lo > 0 && b[q - (pos - lo + 1) * step]) lo--;
-        while (hi < SIZE - 1 && b[q + (hi - pos + 1) * step]) hi++;
-        for (int p = lo; p < pos; p++) pre[plen++] = b[q + (p - pos) * step] & LETTER_MASK;
-        for (int p = pos + 1; p <= hi; p++) suf[slen++] = b[q + (p - pos) * step] & LETTER_MASK;
-        if (plen + slen) can &= cross_set(&s->gens[slot].k, pre, plen, suf, slen, ALL_LETTERS);
+        int plen, slen, sum;
+        if (perpendicular(&s->gens[slot], dir, q, pre, &plen, suf, &slen, &sum))
+            can &= cross_set(&s->gens[slot].k, pre, plen, suf, slen, ALL_LETTERS);
     }
     if (__builtin_popcount(can) < 2) return 0;
     *sq = q;
@@ -2017,28 +2024,16 @@ static int wild_key(const Solver *s, int slot, uint64_t key, int *sq, uint32_t *
 static void wild_slot(Solver *s, int ws, int from, int q, uint32_t letters) {
     copy_slot(s, ws, from);
     s->slots[ws].derived = 0;
+    s->slots[ws].nchanged = 0;
     Gen *g = &s->gens[ws];
     uint64_t(*lk)[SIZE] = s->lkey[ws];
     g->wild_mask = letters;
     for (int d = 0; d < 2; d++) lk[d][line_of(d, q)] ^= sq_key(g, d, q);
     g->board[q] = WILD_TILE;
     for (int d = 0; d < 2; d++) lk[d][line_of(d, q)] ^= sq_key(g, d, q);
-    for (int along = 0; along < 2; along++) {
-        int step = along == 0 ? 1 : SIZE, pos = along == 0 ? q % SIZE : q / SIZE, lo = pos, hi = pos;
-        while (lo > 0 && g->board[q - (pos - lo + 1) * step]) lo--;
-        while (hi < SIZE - 1 && g->board[q + (hi - pos + 1) * step]) hi++;
-        int ends[2] = {lo - 1, hi + 1}, dir = 1 - along;
-        for (int k = 0; k < 2; k++) {
-            if (ends[k] < 0 || ends[k] >= SIZE) continue;
-            int e = q + (ends[k] - pos) * step;
-            CrossJob job;
-            uint64_t *key = &lk[dir][line_of(dir, e)];
-            cross_prepare(s, g, dir, e, &job);
-            *key ^= sq_key(g, dir, e);
-            cross_apply(s, g, dir, e, &job);
-            *key ^= sq_key(g, dir, e);
-        }
-    }
+    Rec wild = {.row = (uint8_t)(q / SIZE), .col = (uint8_t)(q % SIZE), .len = 1, .nplaced = 1};
+    wild.tiles[0] = WILD_TILE | NEW_BIT; /* as if put down there: the same squares' cross-sets */
+    recross(s, ws, &wild);
 }
 
 /* The bound for every letter of the blank at once of `side`'s three or four tiles against the
@@ -2087,14 +2082,12 @@ static int wild_bound(Solver *s, int ply, int slot, int side, int passes, uint64
                     store(s, after, pb, TT_UPPER, EXACT_DEPTH, 0, 2);
                     v = sc + pb;
                 } else {
-                    uint64_t hash = s->hash, unused = 0, nodes = s->nodes;
+                    uint64_t unused = 0, nodes = s->nodes;
                     copy_slot(s, slot + 1, slot);
-                    s->gens[slot + 1].wild_mask = s->gens[slot].wild_mask;
                     place(s, slot + 1, m, &unused);
                     take(s, side, m, 1);
                     int b = wild_bound(s, ply + 1, slot + 1, side, 1, after, lim - sc);
                     take(s, side, m, -1);
-                    s->hash = hash;
                     if (b == -INF) return -INF;
                     if (b <= lim - sc)
                         store(s, after, b, TT_UPPER, EXACT_DEPTH, 0, s->nodes - nodes);
@@ -2124,10 +2117,9 @@ static int wild_settles(Solver *s, const Node *n, int *value) {
         bound = w.value;
         s->nodes++;
     } else if (!known) {
-        uint64_t nodes = s->nodes, hash = s->hash;
+        uint64_t nodes = s->nodes;
         wild_slot(s, n->slot + 1, n->slot, q, letters);
         bound = wild_bound(s, n->ply, n->slot + 1, n->side, n->passes, wkey, n->alpha);
-        s->hash = hash;
         if (bound == -INF) return -INF;
         if (bound <= n->alpha) store(s, wkey, bound, TT_UPPER, EXACT_DEPTH, 0, s->nodes - nodes);
     }
@@ -2219,9 +2211,10 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
      * failed to cut it cost a search of the whole position again: one endgame, 6.6 → 17.3
      * million positions). */
     uint64_t k0 = s->killer[ply][0], k1 = s->killer[ply][1];
-    int cut = 0, listed = 0;
-    if (ply > 0 && s->bag < 0 && (s->rack_count[side] == 3 || s->rack_count[side] == 4) &&
-        last_tile(s, 1 - side) && ply + MAX_PASSES + 3 < MAX_PLY && other_stuck(s, slot, side)) {
+    int cut = 0, listed = 0, mine = s->rack_count[side];
+    int alone = ply > 0 && s->bag < 0 && (mine == 3 || mine == 4) && last_tile(s, 1 - side) &&
+                other_stuck(s, slot, side); /* three or four tiles against a stuck one */
+    if (alone && ply + MAX_PASSES + 3 < MAX_PLY) {
         /* The blank's letters first, all at once (wild_settles): where another of its letters
          * already bounded them all, or where this one's bound does, the node is settled so. */
         int v, settled = wild_settles(s, &n, &v);
@@ -2231,8 +2224,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         }
         if (settled) return v;
     }
-    if (ply > 0 && s->bag < 0 && s->rack_count[side] == 3 && last_tile(s, 1 - side) &&
-        ply + MAX_PASSES + 2 < MAX_PLY && other_stuck(s, slot, side)) {
+    if (alone && mine == 3 && ply + MAX_PASSES + 2 < MAX_PLY) {
         /* Three tiles against a stuck one: nearly all such nodes are settled by the bound of
          * their plays (stuck_three_bound), which values the known moves too, so it comes
          * before them (tried first, each decoded and bounded alone, they were mostly wasted:
