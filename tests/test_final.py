@@ -558,9 +558,12 @@ def test_ctrl_c_stops_a_search_with_no_limit():
     long the endgame would take: SIGINT reaches the main thread, the search looks for it as it
     goes, and SearchInterrupted (a KeyboardInterrupt) carries the best move of the deepest
     search completed, not exact. The memory it kept is whole: a search after it counts the same
-    positions as before it. Run in a process of its own, which the signal is sent to."""
+    positions as before it. Run in a process of its own, which the signal is sent to, with
+    Python's own handler for it (a parent that ignores SIGINT, as a shell does for a job run in
+    the background, passes that on, and Python then keeps ignoring it)."""
     script = textwrap.dedent("""
         import json, os, signal, sys, threading
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         from atril import endgame
         from atril.lexicon import Lexicon
         from atril.position import Position
