@@ -452,6 +452,34 @@ def test_a_blank_put_down_is_bounded_for_all_its_letters_at_once():  # art. 45.4
         agrees_with_minimax(BLANK_BOARDS[2], mine, "Q")
 
 
+def test_a_play_of_the_blank_is_bounded_for_all_its_letters_at_once():  # art. 45.4
+    """A blank on the rack is played once for each letter its square allows, and those plays
+    of one shape (the same squares, the same tiles but for the blank's letter) score the same.
+    Against a tile that fits nowhere, a play that keeps two tiles is bounded after that tile's
+    pass (the two-tile bound), once for all the shape's letters: the blank put on as any of
+    them; a play that keeps one tile by its last tile's best play (last_bound), the same for
+    each letter, kept by shape. With check_lists on, each play so settled is peeked at with its
+    own letter and must be worth no more, and each kept one-tile bound must be each letter's:
+    racks of the blank and three or four letters against a stuck Q (found to fail, of the 60
+    and the 30: with the bound two points low where the three tiles' bound uses it, 60 and 29;
+    where a node of four tiles or more uses it, 60 and 30; with a square's letters one short,
+    49 and 29; with the shape's row or its tiles' codes left out, 53 and 28, 58 and 29). The
+    value of ?VS below is the plain minimax's (it was 27, not 28, with the bound two points low
+    at the nodes of four tiles)."""
+    rng = random.Random(7)
+    letters = "AAAEEEIOOUSRNLTDCMBPGHFVJXYZÑ"
+    _endgame.check_lists(True)
+    try:
+        for size in [3] * 60 + [4] * 30:
+            board = Board(rng.choice(BLANK_BOARDS))
+            mine = "?" + "".join(rng.choice(letters) for _ in range(size))
+            assert not movegen.generate(board, parse_rack("Q"), es09())
+            endgame.solve_racks(board, (parse_rack(mine), parse_rack("Q")), es09(), pass_limit=4)
+    finally:
+        _endgame.check_lists(False)
+    agrees_with_minimax(BLANK_BOARDS[2], "?VS", "Q")
+
+
 @pytest.mark.parametrize("board, mine, theirs, limit, passes", [
     ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "MIG", "GC", 6, 3),
     ("15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15", "AIT", "JY", 4, 0),

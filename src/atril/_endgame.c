@@ -81,6 +81,9 @@
 #ifndef EARLY_PROOF
 #define EARLY_PROOF 3
 #endif
+/* The shapes of a node's blank plays whose bounds are kept for their other letters (Shapes):
+ * a table of this many, half of it used at most. */
+#define SHAPES 256
 /* The remembered lines' plays and cross-sets grow with the table up to this many bits, no
  * further: more measured no faster (the table itself does gain). */
 #define AUX_BITS 22
@@ -375,6 +378,7 @@ typedef struct {
     int proof, root_side;
     int proof_depth; /* PROOF_DEPTH unless the caller asks otherwise (0: no proof pass) */
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
+    struct Shapes *shapes; /* per ply: the bounds of its node's plays of the blank, by shape */
     PairEntry *pairs; /* PAIR_BITS entries: a line's best two-tile play by rack (see line_pair) */
     /* the plays of a line by the line, the side and its blank (see line_plays) */
     uint8_t max_rack[2][NCODES]; /* each side's rack at the root, and the bag's tile */
@@ -1372,6 +1376,50 @@ typedef struct {
 static void check_peek(Solver *s, const Node *n, const Rec *m, uint64_t before, int code_opp,
                        const Top *opp_top, int bound);
 
+/* A play's squares and the codes it puts there, each blank's letter left out: the plays of one
+ * shape, one for each letter of the blank, score the same (a blank scores nothing) and change
+ * the same squares. In the tails of endgames 36 and 26 of the bench a rack holding the blank
+ * made half the peeks of stuck_three_bound, one for each letter on about five times fewer
+ * squares (stop 46), and most of its one-tile bounds (last_bound; stop 47). 0 where the play
+ * places no blank. */
+static uint64_t shape_of(const Rec *m) {
+    uint64_t k = mix64((uint64_t)(m->row * SIZE + m->col) * 2 + m->dir + 1);
+    int blank = 0;
+    for (int i = 0; i < m->len && i < SIZE; i++)
+        if (m->tiles[i] & NEW_BIT) {
+            blank |= m->tiles[i] & BLANK_BIT;
+            k = mix64(k ^ ((uint64_t)(i + 1) << 6 | (uint64_t)rack_code(m->tiles[i])));
+        }
+    return blank ? k | 1 : 0;
+}
+
+/* What a node found for each shape of the blank's plays (shape_of), for its other letters: a
+ * table by key, cleared at the first play of the blank (n < 0 before). */
+typedef struct Shapes {
+    uint64_t key[SHAPES];
+    int v[SHAPES], n;
+} Shapes;
+
+/* The bound kept for play m's shape, or NULL where it places no blank or the table is half full;
+ * *fresh where it was not kept yet (to be worked out by the caller). */
+static int *shape_bound(Shapes *c, const Rec *m, int *fresh) {
+    uint64_t key = shape_of(m);
+    *fresh = 0;
+    if (!key) return NULL;
+    if (c->n < 0) {
+        memset(c->key, 0, sizeof c->key);
+        c->n = 0;
+    }
+    uint32_t i = (uint32_t)(key >> 56) % SHAPES;
+    while (c->key[i] && c->key[i] != key) i = (i + 1) % SHAPES;
+    if (c->key[i]) return &c->v[i];
+    if (2 * c->n >= SHAPES) return NULL;
+    *fresh = 1;
+    c->key[i] = key;
+    c->n++;
+    return &c->v[i];
+}
+
 /* This side's rack after its play m, in rest. */
 static void rack_after(const Solver *s, int side, const Rec *m, uint8_t *rest) {
     memcpy(rest, s->rack[side], NCODES);
@@ -1394,6 +1442,52 @@ static int peek_two_left(Solver *s, const Node *n, const Rec *m, const uint8_t *
     peek_back(s, n->slot, &p);
     if (check_lists) check_peek(s, n, m, before, code_opp, seen, pb);
     return pb;
+}
+
+/* An upper bound of every play of m's shape (shape_of: m with its blank read as any letter its
+ * square allows) that keeps this side two tiles (rest) against the other side's one tile
+ * (code_opp), after that tile's pass: m put on with the blank as a wild square (see wild_slot)
+ * and peeked at once for all those letters. No letter's board has a play, for either side, that
+ * the wild board has not with the same score (a blank scores nothing; see wild_key), so where
+ * the other side's tile fits nowhere on the wild board it fits nowhere on any letter's, and the
+ * two-tile bound there (peek_pair_bound) is at least each letter's. INF where m places two
+ * blanks, where its blank's square allows one letter, or where the other side's tile fits on
+ * the wild board; -INF: out of memory. */
+static int wild_peek(Solver *s, const Node *n, const Rec *m, const uint8_t *rest, int code_opp) {
+    Gen *g = &s->gens[n->slot];
+    int at = -1;
+    for (int i = 0; i < m->len && i < SIZE; i++)
+        if ((m->tiles[i] & NEW_BIT) && (m->tiles[i] & BLANK_BIT)) {
+            if (at >= 0) return INF;
+            at = i;
+        }
+    int q = m->row * SIZE + m->col + at * (m->dir == 0 ? 1 : SIZE);
+    /* a play along dir meets q's cross-set for dir; one tile, both (see line_plays) */
+    uint32_t letters = (m->nplaced == 1 ? g->xset[0][q] & g->xset[1][q] : g->xset[m->dir][q]) &
+                       ALL_LETTERS, mask = g->wild_mask;
+    if (__builtin_popcount(letters) < 2) return INF;
+    Rec wild = *m;
+    wild.tiles[at] = WILD_TILE | NEW_BIT;
+    Peek p;
+    Top seen;
+    g->wild_mask = letters;
+    peek_put(s, n->slot, &wild, 1, &p);
+    peek_top(s, n->slot, &p, code_opp, &seen);
+    int pb = seen.n ? INF
+                    : peek_pair_bound(s, n->slot, &p, n->side, rest, s->rack_value[1 - n->side]);
+    peek_back(s, n->slot, &p);
+    g->wild_mask = mask;
+    return pb;
+}
+
+/* For the tests (check_lists): play m, settled by the bound of its shape (wild_peek) at `bound`
+ * (its score included), is worth no more than its own peek finds. */
+static void check_wild(Solver *s, const Node *n, const Rec *m, const uint8_t *rest, int code_opp,
+                       int bound) {
+    Top seen;
+    int pb = peek_two_left(s, n, m, rest, code_opp, &seen);
+    int own = seen.n ? m->score - seen.v[0] : m->score + pb;
+    if (pb == -INF || own > bound) s->bad_check = s->failed = s->stopped = 1;
 }
 
 /* The value of play m where after it both sides hold one tile, or the other side goes out: from
@@ -1628,6 +1722,19 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 single(s, n->slot, codes[0]);
                 for (int c = 0; c < NCODES; c++)
                     if (rest[c]) single(s, n->slot, c);
+                /* a play of the blank: bounded for all its letters at once (wild_peek) */
+                int fresh, *kept = stuck ? shape_bound(&s->shapes[n->ply], m, &fresh) : NULL;
+                if (kept && fresh) *kept = wild_peek(s, n, m, rest, codes[0]);
+                if (kept && *kept == -INF) {
+                    s->failed = s->stopped = 1;
+                    return 1;
+                }
+                if (kept && sc + *kept <= n->a) {
+                    if (check_lists) check_wild(s, n, m, rest, codes[0], sc + *kept);
+                    s->nodes += 2;
+                    v = sc + *kept;
+                    goto tried;
+                }
                 int pb = peek_two_left(s, n, m, rest, codes[0], &seen[0]);
                 best[0] = seen[0].n ? seen[0].v[0] : -1;
                 if (best[0] < 0) {
@@ -1930,6 +2037,8 @@ static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const u
 static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
     int most = end_by_passes(s, side), code_opp = first_held(s, opp);
+    Shapes lasts, *wild = &s->shapes[n->ply]; /* the blank's plays: last_bound, wild_peek */
+    lasts.n = -1;
     const Rec *list = s->list[n->ply];
     size_t count = s->list_n[n->ply];
     for (int c = 0; c < NCODES; c++) /* the lists last_bound and the peeks derive from */
@@ -1948,8 +2057,10 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
             if (left == 0) {
                 v = sc + 2 * ov;
             } else if (left == 1) {
-                int z = first_code(rest);
-                v = sc + last_bound(s, slot, m, z, ov);
+                int z = first_code(rest), fresh, *kept = shape_bound(&lasts, m, &fresh);
+                v = kept && !fresh && !check_lists ? *kept : sc + last_bound(s, slot, m, z, ov);
+                if (kept && !fresh && *kept != v) s->bad_check = s->failed = s->stopped = 1;
+                if (kept) *kept = v;
                 if (v > lim) { /* its value, as try_move finds it (a peek, then one_each) */
                     int codes[2] = {code_opp, z};
                     Top seen[2];
@@ -1963,6 +2074,14 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
                 Entry e;
                 Top seen;
                 uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
+                int fresh, *kept = shape_bound(wild, m, &fresh);
+                if (kept && fresh) *kept = wild_peek(s, n, m, rest, code_opp);
+                if (kept && *kept == -INF) return -INF;
+                if (kept && sc + *kept <= lim) { /* for all the blank's letters at once */
+                    if (check_lists) check_wild(s, n, m, rest, code_opp, sc + *kept);
+                    v = sc + *kept;
+                    goto valued;
+                }
                 if (probe(s, after, &e) && e.depth == EXACT_DEPTH) {
                     if (e.flag == TT_LOWER && sc + e.value > lim) return sc + e.value;
                     if (e.flag != TT_LOWER) {
@@ -2202,6 +2321,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     if (depth == 1 && ply + 1 < MAX_PLY) return frontier(s, ply, slot, side, passes, beta, key);
     Node n = {ply, slot, side, passes, depth, alpha, beta, alpha, -INF, 0, 0, key, {0}, 0, 0, 0,
               NULL, 0};
+    s->shapes[ply].n = -1;
     uint64_t heuristic0 = s->heuristic;
     /* Moves known before generating: a cutoff from one of them saves the generation. First
      * the plays that went out at this ply elsewhere, where they go out here: a cutoff by one
@@ -2653,10 +2773,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.stamp = mem->stamp + 1;
     s.gens = calloc(MAX_PLY + 2, sizeof *s.gens);
     s.hist = calloc(1 << 16, sizeof *s.hist);
+    s.shapes = malloc((MAX_PLY + 2) * sizeof *s.shapes);
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
     s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
     s.pairs = calloc((size_t)1 << PAIR_BITS, sizeof *s.pairs);
-    if (!s.gens || !s.hist || !s.lkey || !s.slots || !s.pairs) {
+    if (!s.gens || !s.hist || !s.shapes || !s.lkey || !s.slots || !s.pairs) {
         PyErr_NoMemory();
         goto done;
     }
@@ -2728,6 +2849,7 @@ done:
     }
     free(s.gens);
     free(s.hist);
+    free(s.shapes);
     free(s.lkey);
     free(s.slots);
     free(s.pairs);
