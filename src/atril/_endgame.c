@@ -1723,7 +1723,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 for (int c = 0; c < NCODES; c++)
                     if (rest[c]) single(s, n->slot, c);
                 /* a play of the blank: bounded for all its letters at once (wild_peek) */
-                int fresh, *kept = stuck ? shape_bound(&s->shapes[n->ply], m, &fresh) : NULL;
+                int fresh, *kept = stuck && s->rack[side][0]
+                                       ? shape_bound(&s->shapes[n->ply], m, &fresh) : NULL;
                 if (kept && fresh) *kept = wild_peek(s, n, m, rest, codes[0]);
                 if (kept && *kept == -INF) {
                     s->failed = s->stopped = 1;
@@ -2038,6 +2039,7 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
     int most = end_by_passes(s, side), code_opp = first_held(s, opp);
     Shapes lasts, *wild = &s->shapes[n->ply]; /* the blank's plays: last_bound, wild_peek */
+    int blank = s->rack[side][0] > 0; /* else no play has a shape (and none is worked out) */
     lasts.n = -1;
     const Rec *list = s->list[n->ply];
     size_t count = s->list_n[n->ply];
@@ -2057,7 +2059,8 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
             if (left == 0) {
                 v = sc + 2 * ov;
             } else if (left == 1) {
-                int z = first_code(rest), fresh, *kept = shape_bound(&lasts, m, &fresh);
+                int z = first_code(rest), fresh;
+                int *kept = blank ? shape_bound(&lasts, m, &fresh) : NULL;
                 v = kept && !fresh && !check_lists ? *kept : sc + last_bound(s, slot, m, z, ov);
                 if (kept && !fresh && *kept != v) s->bad_check = s->failed = s->stopped = 1;
                 if (kept) *kept = v;
@@ -2074,7 +2077,7 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
                 Entry e;
                 Top seen;
                 uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
-                int fresh, *kept = shape_bound(wild, m, &fresh);
+                int fresh, *kept = blank ? shape_bound(wild, m, &fresh) : NULL;
                 if (kept && fresh) *kept = wild_peek(s, n, m, rest, code_opp);
                 if (kept && *kept == -INF) return -INF;
                 if (kept && sc + *kept <= lim) { /* for all the blank's letters at once */
