@@ -425,6 +425,23 @@ BLANK_BOARDS = ["15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15",
                 "15/15/15/15/15/15/7S7/4LUZ1R6/7A7/15/15/15/15/15/15"]
 
 
+def blank_racks_checked(seed: int, sizes: list[int]) -> None:
+    """Racks of the blank and `size` random letters (one rack for each size) against a Q that
+    fits nowhere on one of BLANK_BOARDS, each solved with check_lists on: every bound the search
+    settles something by is checked against the board (it raises where one does not hold)."""
+    rng = random.Random(seed)
+    letters = "AAAEEEIOOUSRNLTDCMBPGHFVJXYZÑ"
+    _endgame.check_lists(True)
+    try:
+        for size in sizes:
+            board = Board(rng.choice(BLANK_BOARDS))
+            mine = "?" + "".join(rng.choice(letters) for _ in range(size))
+            assert not movegen.generate(board, parse_rack("Q"), es09())
+            endgame.solve_racks(board, (parse_rack(mine), parse_rack("Q")), es09(), pass_limit=4)
+    finally:
+        _endgame.check_lists(False)
+
+
 def test_a_blank_put_down_is_bounded_for_all_its_letters_at_once():  # art. 45.4
     """A blank put down in the search stands for one letter, and the same position with another
     letter its words allow is most often searched too (in the tails of the bench's endgames 36
@@ -437,17 +454,7 @@ def test_a_blank_put_down_is_bounded_for_all_its_letters_at_once():  # art. 45.4
     for all, 64 and 81; with the cross-sets beside the blank for its first letter only, 12 and
     20; with the walk through it on its first letter only, 25 and 38; with the plays that keep
     three tiles of four left out, 0 and 28). Two more racks agree with the plain minimax."""
-    rng = random.Random(1)
-    letters = "AAAEEEIOOUSRNLTDCMBPGHFVJXYZÑ"
-    _endgame.check_lists(True)
-    try:
-        for size in [3] * 200 + [4] * 100:
-            board = Board(rng.choice(BLANK_BOARDS))
-            mine = "?" + "".join(rng.choice(letters) for _ in range(size))
-            assert not movegen.generate(board, parse_rack("Q"), es09())
-            endgame.solve_racks(board, (parse_rack(mine), parse_rack("Q")), es09(), pass_limit=4)
-    finally:
-        _endgame.check_lists(False)
+    blank_racks_checked(1, [3] * 200 + [4] * 100)
     for mine in ("?GJN", "?YJP"):
         agrees_with_minimax(BLANK_BOARDS[2], mine, "Q")
 
@@ -466,17 +473,7 @@ def test_a_play_of_the_blank_is_bounded_for_all_its_letters_at_once():  # art. 4
     49 and 29; with the shape's row or its tiles' codes left out, 53 and 28, 58 and 29). The
     value of ?VS below is the plain minimax's (it was 27, not 28, with the bound two points low
     at the nodes of four tiles)."""
-    rng = random.Random(7)
-    letters = "AAAEEEIOOUSRNLTDCMBPGHFVJXYZÑ"
-    _endgame.check_lists(True)
-    try:
-        for size in [3] * 60 + [4] * 30:
-            board = Board(rng.choice(BLANK_BOARDS))
-            mine = "?" + "".join(rng.choice(letters) for _ in range(size))
-            assert not movegen.generate(board, parse_rack("Q"), es09())
-            endgame.solve_racks(board, (parse_rack(mine), parse_rack("Q")), es09(), pass_limit=4)
-    finally:
-        _endgame.check_lists(False)
+    blank_racks_checked(7, [3] * 60 + [4] * 30)
     agrees_with_minimax(BLANK_BOARDS[2], "?VS", "Q")
 
 
