@@ -1447,10 +1447,10 @@ static int peek_two_left(Solver *s, const Node *n, const Rec *m, const uint8_t *
 /* An upper bound of every play of m's shape (shape_of: m with its blank read as any letter its
  * square allows) that keeps this side two tiles (rest) against the other side's one tile
  * (code_opp), after that tile's pass: m put on with the blank as a wild square (see wild_slot)
- * and peeked at once for all those letters. No letter's board has a play, for either side, that
- * the wild board has not with the same score (a blank scores nothing; see wild_key), so where
- * the other side's tile fits nowhere on the wild board it fits nowhere on any letter's, and the
- * two-tile bound there (peek_pair_bound) is at least each letter's. INF where m places two
+ * and peeked at once for all those letters (peek_two_left). No letter's board has a play, for
+ * either side, that the wild board has not with the same score (a blank scores nothing; see
+ * wild_key), so where the other side's tile fits nowhere on the wild board it fits nowhere on
+ * any letter's, and the two-tile bound there is at least each letter's. INF where m places two
  * blanks, where its blank's square allows one letter, or where the other side's tile fits on
  * the wild board; -INF: out of memory. */
 static int wild_peek(Solver *s, const Node *n, const Rec *m, const uint8_t *rest, int code_opp) {
@@ -1468,26 +1468,33 @@ static int wild_peek(Solver *s, const Node *n, const Rec *m, const uint8_t *rest
     if (__builtin_popcount(letters) < 2) return INF;
     Rec wild = *m;
     wild.tiles[at] = WILD_TILE | NEW_BIT;
-    Peek p;
     Top seen;
     g->wild_mask = letters;
-    peek_put(s, n->slot, &wild, 1, &p);
-    peek_top(s, n->slot, &p, code_opp, &seen);
-    int pb = seen.n ? INF
-                    : peek_pair_bound(s, n->slot, &p, n->side, rest, s->rack_value[1 - n->side]);
-    peek_back(s, n->slot, &p);
+    int pb = peek_two_left(s, n, &wild, rest, code_opp, &seen);
     g->wild_mask = mask;
-    return pb;
+    return seen.n ? INF : pb;
 }
 
-/* For the tests (check_lists): play m, settled by the bound of its shape (wild_peek) at `bound`
- * (its score included), is worth no more than its own peek finds. */
-static void check_wild(Solver *s, const Node *n, const Rec *m, const uint8_t *rest, int code_opp,
-                       int bound) {
-    Top seen;
-    int pb = peek_two_left(s, n, m, rest, code_opp, &seen);
-    int own = seen.n ? m->score - seen.v[0] : m->score + pb;
-    if (pb == -INF || own > bound) s->bad_check = s->failed = s->stopped = 1;
+/* Whether play m of the node's side, which keeps it two tiles (rest) against the other side's
+ * one tile (code_opp), is settled at or below lim by the bound of its shape (wild_peek, kept in
+ * the node's s->shapes for its other letters): 1, its value in *v; 0 where the rack holds no
+ * blank, m places none or the bound is above lim; -1: out of memory. With check_lists on, the
+ * play is peeked at with its own letter too: no more than the bound. */
+static int shape_settles(Solver *s, const Node *n, const Rec *m, const uint8_t *rest,
+                         int code_opp, int lim, int *v) {
+    int fresh, *kept = s->rack[n->side][0] ? shape_bound(&s->shapes[n->ply], m, &fresh) : NULL;
+    if (!kept) return 0;
+    if (fresh) *kept = wild_peek(s, n, m, rest, code_opp);
+    if (*kept == -INF) return -1;
+    if (m->score + *kept > lim) return 0;
+    *v = m->score + *kept;
+    if (check_lists) {
+        Top seen;
+        int pb = peek_two_left(s, n, m, rest, code_opp, &seen);
+        int own = seen.n ? m->score - seen.v[0] : m->score + pb;
+        if (pb == -INF || own > *v) s->bad_check = s->failed = s->stopped = 1;
+    }
+    return 1;
 }
 
 /* The value of play m where after it both sides hold one tile, or the other side goes out: from
@@ -1722,18 +1729,14 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 single(s, n->slot, codes[0]);
                 for (int c = 0; c < NCODES; c++)
                     if (rest[c]) single(s, n->slot, c);
-                /* a play of the blank: bounded for all its letters at once (wild_peek) */
-                int fresh, *kept = stuck && s->rack[side][0]
-                                       ? shape_bound(&s->shapes[n->ply], m, &fresh) : NULL;
-                if (kept && fresh) *kept = wild_peek(s, n, m, rest, codes[0]);
-                if (kept && *kept == -INF) {
+                /* a play of the blank: bounded for all its letters at once */
+                int settled = stuck ? shape_settles(s, n, m, rest, codes[0], n->a, &v) : 0;
+                if (settled < 0) {
                     s->failed = s->stopped = 1;
                     return 1;
                 }
-                if (kept && sc + *kept <= n->a) {
-                    if (check_lists) check_wild(s, n, m, rest, codes[0], sc + *kept);
+                if (settled) {
                     s->nodes += 2;
-                    v = sc + *kept;
                     goto tried;
                 }
                 int pb = peek_two_left(s, n, m, rest, codes[0], &seen[0]);
@@ -2038,7 +2041,7 @@ static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const u
 static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
     int most = end_by_passes(s, side), code_opp = first_held(s, opp);
-    Shapes lasts, *wild = &s->shapes[n->ply]; /* the blank's plays: last_bound, wild_peek */
+    Shapes lasts; /* the last_bound of each shape of the blank's plays */
     int blank = s->rack[side][0] > 0; /* else no play has a shape (and none is worked out) */
     lasts.n = -1;
     const Rec *list = s->list[n->ply];
@@ -2077,14 +2080,9 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
                 Entry e;
                 Top seen;
                 uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
-                int fresh, *kept = blank ? shape_bound(wild, m, &fresh) : NULL;
-                if (kept && fresh) *kept = wild_peek(s, n, m, rest, code_opp);
-                if (kept && *kept == -INF) return -INF;
-                if (kept && sc + *kept <= lim) { /* for all the blank's letters at once */
-                    if (check_lists) check_wild(s, n, m, rest, code_opp, sc + *kept);
-                    v = sc + *kept;
-                    goto valued;
-                }
+                int settled = shape_settles(s, n, m, rest, code_opp, lim, &v);
+                if (settled < 0) return -INF;
+                if (settled) goto valued; /* for all the blank's letters at once */
                 if (probe(s, after, &e) && e.depth == EXACT_DEPTH) {
                     if (e.flag == TT_LOWER && sc + e.value > lim) return sc + e.value;
                     if (e.flag != TT_LOWER) {
