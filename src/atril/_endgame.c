@@ -1264,12 +1264,12 @@ static inline uint64_t grow_point(uint64_t mask, uint64_t max_mask) {
  * first 4 MiB and widens as it fills, so that the many small searches (the pre-endgame's, the
  * tests') do not each touch, and so have cleared, 256 MiB (0.05 s a search, and the first in a
  * process several tenths of a second where the memory is fresh). It grows once a quarter of it
- * is filled: early enough that the entries kept are nearly those the full table would keep (on
- * the bench's endgames the same counts of positions within 1.3 %; grown at half full, endgame 1
- * took 24 % more), late enough that a search of a few million positions stays within 64 MiB
- * (since stop 49; at a sixteenth such a search grew to 256 MiB: a one-shot `atril final` of
- * endgame 39 took 331 MB and 0.63 s of system time, now 135 MB and 0.24 s);
- * sixteenfold, since each growth moves every entry. A key's low 16 bits are not
+ * is filled: early enough that the entries kept are nearly those the full table would keep (the
+ * bench's endgames take 0.96 to 1.013 times the positions they took when it grew at a sixteenth;
+ * grown at half full, endgame 1 took 24 % more), late enough that a search of a few million
+ * positions stays within 64 MiB (since stop 49; at a sixteenth such a search grew to 256 MiB: a
+ * one-shot `atril final` of endgame 39 took 331 MB and 0.63 s of system time, now 135 MB and
+ * 0.24 s); sixteenfold, since each growth moves every entry. A key's low 16 bits are not
  * kept in its entry but are its bucket's (from 2^16 buckets on), so each entry's key is whole
  * again; the entries of bucket i go to buckets i, i + n, i + 2n... (n: the old count), which
  * no other bucket's entries go to, in their order. */
