@@ -419,26 +419,6 @@ def test_three_tiles_against_a_stuck_tile_bounded_at_once():  # art. 45.4
         _endgame.check_lists(False)
 
 
-def test_plays_a_node_refuted_are_bounded_after_its_next_play():  # art. 45.4
-    """Against a tile that fits nowhere a side plays alone, and two plays apart from each other
-    reach the same position in either order with the same scores. So a play a node of four
-    tiles showed worth at most v is worth at most v less the score of that node's next play
-    (one tile) in the node of three tiles that play leads to, after the stuck tile's pass, when
-    the two plays are apart: such plays are bounded so and not worked out. The stuck side moves
-    first, so the node of four tiles is not the root. The values are the plain minimax's; with
-    check_lists on, each play bounded so is checked to score the same in either order (found to
-    raise at once with the test for `apart` left out)."""
-    _endgame.check_lists(True)
-    try:
-        for board, mine in (("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ÑAJS"),
-                            ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "ROES"),
-                            ("15/15/15/15/15/15/7S7/4LUZ1R6/7A7/15/15/15/15/15/15", "TELA")):
-            assert not movegen.generate(Board(board), parse_rack("Q"), es09())
-            agrees_with_minimax(board, "Q", mine)
-    finally:
-        _endgame.check_lists(False)
-
-
 BLANK_BOARDS = ["15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15",

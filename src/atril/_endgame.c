@@ -290,57 +290,6 @@ typedef struct {
     uint8_t n, cut;
 } Top;
 
-/* The plays a node of four tiles against a stuck one refuted, for its grandchildren (a play of
- * one tile, the stuck tile's pass, three tiles against it). Against a tile that fits nowhere, a
- * side plays alone, and two plays apart from each other (neither touching the other's words:
- * apart) reach the same position in either order with the same scores. So where this node
- * found play q worth at most v, the other side's tile still stuck after it, and then plays p:
- * in the position after p and the pass, q (apart from p) is worth at most v - score(p). The
- * line q, pass, p is one of q's lines here, and it leads where p, pass, q leads. Such a play
- * is valued by that bound and not worked out, where the bound is no more than the node's
- * best so far (stuck_three_bound: a looser bound, returned, costs more search elsewhere). A
- * value is kept only where it needed no guess (s->heuristic), so it holds at any window. */
-#define REFUTED_BITS 10
-#define REFUTED_MAX 700 /* plays kept at most: the table stays sparse */
-typedef struct Refuted {
-    uint64_t code[1 << REFUTED_BITS];
-    int value[1 << REFUTED_BITS];
-    uint32_t stamp[1 << REFUTED_BITS]; /* an entry is this node's where it is `now` */
-    uint32_t now, n;
-    int keep;  /* the node at this ply keeps the plays it refutes */
-    int below; /* the node at this ply lies under play p of the node two plies up: */
-    uint64_t play; /* p's code, */
-    int score; /*   its score, */
-    uint64_t near[4]; /* and the squares a play apart from p leaves alone (near_squares) */
-} Refuted;
-
-static inline uint32_t refuted_slot(uint64_t code) {
-    return (uint32_t)((code * 0x9E3779B97F4A7C15ULL) >> (64 - REFUTED_BITS));
-}
-
-static void refuted_add(Refuted *r, uint64_t code, int value) {
-    if (r->n >= REFUTED_MAX) return;
-    uint32_t i = refuted_slot(code), mask = (1u << REFUTED_BITS) - 1;
-    while (r->stamp[i] == r->now) {
-        if (r->code[i] == code) return;
-        i = (i + 1) & mask;
-    }
-    r->stamp[i] = r->now;
-    r->code[i] = code;
-    r->value[i] = value;
-    r->n++;
-}
-
-/* Whether the node kept play `code`: its value in *value. */
-static int refuted_value(const Refuted *r, uint64_t code, int *value) {
-    uint32_t i = refuted_slot(code), mask = (1u << REFUTED_BITS) - 1;
-    while (r->stamp[i] == r->now) {
-        if (r->code[i] == code) return *value = r->value[i], 1;
-        i = (i + 1) & mask;
-    }
-    return 0;
-}
-
 /* What a board slot knows besides the board: the squares the play that made it from the slot
  * before changed (`derived`: it was made so), and each code's best one-tile plays where
  * `single_done` says (see single). */
@@ -430,7 +379,6 @@ typedef struct {
     int proof_depth; /* PROOF_DEPTH unless the caller asks otherwise (0: no proof pass) */
     uint32_t *hist; /* 1 << 16 entries: history heuristic: cutoffs per move code (hashed) */
     struct Shapes *shapes; /* per ply: the bounds of its node's plays of the blank, by shape */
-    struct Refuted *refuted; /* per ply: the plays its node refuted (see Refuted) */
     PairEntry *pairs; /* PAIR_BITS entries: a line's best two-tile play by rack (see line_pair) */
     /* the plays of a line by the line, the side and its blank (see line_plays) */
     uint8_t max_rack[2][NCODES]; /* each side's rack at the root, and the bag's tile */
@@ -1694,8 +1642,7 @@ static int known_child(Solver *s, const Node *n, uint64_t key, int plies, int sc
 /* Search the move (a play; NULL for the pass) as the node's next: its child by
  * search_child, or valued without a search where a shortcut knows it. 1 on a cutoff. */
 static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
-    int side = n->side, opp = 1 - side, v, stuck_after = 0, a0 = n->a;
-    uint64_t h0 = s->heuristic;
+    int side = n->side, opp = 1 - side, v;
     if (!m) { /* the pass: the same board, in the same slot */
         int bound;
         if (pass_ends(s, n->slot, side, n->passes)) {
@@ -1723,7 +1670,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         v = m->score + 2 * s->rack_value[opp];
     } else {
         int sc = m->score, ply = n->ply + 1, slot = n->slot + 1;
-        int code_opp = -1, stuck = 0, placed = 0, read = 0, above = 0;
+        int code_opp = -1, stuck = 0, placed = 0, read = 0;
         Top seed; /* the peek's list for the other side's tile, for the child (code_opp) */
         uint64_t h = n->hash0 ^ Z_SIDE ^ Z_PASS[n->passes] ^ Z_PASS[0];
         int bound = out_bound(s, n, m);
@@ -1769,10 +1716,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 known_child(s, n,
                             m == n->ahead ? n->ahead_key
                                           : pass_key(child_key(s, n->hash0, side, n->passes, m), 0),
-                            2, sc, &v)) {
-                stuck_after = 1;
+                            2, sc, &v))
                 goto tried;
-            }
             codes[0] = first_held(s, opp);
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps two or one */
             if (left <= 2) rack_after(s, side, m, rest);
@@ -1800,7 +1745,6 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 int pb = peek_two_left(s, n, m, rest, codes[0], &seen[0]);
                 best[0] = seen[0].n ? seen[0].v[0] : -1;
                 if (best[0] < 0) {
-                    stuck_after = 1;
                     uint64_t after = pass_key(child_key(s, n->hash0, side, n->passes, m), 0);
                     if (pb == -INF) {
                         s->failed = s->stopped = 1;
@@ -1823,14 +1767,10 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 place(s, slot, m, &h);
                 placed = 1;
                 best[0] = single(s, slot, codes[0]);
-                stuck_after = best[0] < 0;
-                /* the child's child: three tiles against the stuck one (see Refuted) */
-                above = stuck_after && left == 3 && s->refuted[n->ply].keep;
             } else {
                 peek(s, n->slot, m, left == 1 ? 2 : 1, codes, seen);
                 for (int k = 0; k < (left == 1 ? 2 : 1); k++)
                     best[k] = seen[k].n ? seen[k].v[0] : -1;
-                stuck_after = best[0] < 0;
             }
             if (best[0] >= 0 || left == 1) {
                 v = ones_value(s, n, m, best[0], left == 1 ? best[1] : -1);
@@ -1878,15 +1818,7 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         take(s, side, m, 1);
         int drawn = s->bag;
         if (drawn >= 0) draw_bag(s, side, drawn, 1);
-        Refuted *r = &s->refuted[n->ply + 2];
-        if (above) {
-            near_squares(&s->gens[n->slot], m, r->near);
-            r->below = 1;
-            r->play = code;
-            r->score = sc;
-        }
         v = search_child(s, n, slot, 0, sc);
-        r->below = 0;
         if (drawn >= 0) draw_bag(s, side, drawn, -1);
         take(s, side, m, -1);
         s->hash = n->hash0;
@@ -1894,8 +1826,6 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
 tried:
     n->tried++;
     if (s->stopped) return 1;
-    if (m && stuck_after && v <= a0 && s->heuristic == h0 && s->refuted[n->ply].keep)
-        refuted_add(&s->refuted[n->ply], code, v); /* worth at most v: see Refuted */
     if (v > n->best) {
         n->best = v;
         n->best_move = code;
@@ -2099,28 +2029,6 @@ static int peek_pair_bound(Solver *s, int slot, const Peek *p, int side, const u
     return pair_most(pair, t[0].n ? t[0].v[0] : -1, t[1].n ? t[1].v[0] : -1, opp_value);
 }
 
-/* For the tests (check_lists): play q, put off under play p of the node two plies up (see
- * Refuted), scores the same on that node's board, and p the same after q there: the two orders
- * reach the same position with the same scores (found to raise with apart left out). */
-static void check_apart(Solver *s, const Node *n, const Rec *q, const Refuted *r) {
-    int up = n->slot - 1, spare = n->slot + 1, x = (int)(r->play >> 12) & 63;
-    uint8_t rack[NCODES];
-    uint64_t h = 0;
-    Rec a, b;
-    memcpy(rack, s->rack[n->side], sizeof rack);
-    rack[x & 32 ? 0 : x & 31]++; /* p's tile: the rack there */
-    int ok = decode(&s->gens[up], rack, encode(q), &a) && a.score == q->score;
-    if (ok) {
-        copy_slot(s, spare, up);
-        place(s, spare, &a, &h);
-        for (int i = 0; i < a.len; i++)
-            if (a.tiles[i] & NEW_BIT) rack[rack_code(a.tiles[i])]--;
-        ok = decode(&s->gens[spare], rack, r->play, &b) && b.score == r->score;
-        s->slots[spare].single_done = 0;
-    }
-    if (!ok) s->bad_check = s->failed = s->stopped = 1;
-}
-
 /* An upper bound of a node where this side has three tiles and the other side one that fits
  * nowhere (the bag empty), its plays generated, worked out play by play as try_move would value
  * each, without ordering them or making any: the best of the pass (the end by passes: see
@@ -2132,10 +2040,7 @@ static void check_apart(Solver *s, const Node *n, const Rec *q, const Refuted *r
  * value; the search then goes on with the list. -INF: out of memory. In the tails (a side plays
  * alone against a stuck tile) most positions lie below such nodes, and nearly all of them are
  * settled so (endgame 36 of the bench: 99 %), where the search tried the known moves one by one,
- * then ordered the plays and valued each by the same bounds. Under a play of a node of four
- * tiles, the plays that node refuted apart from it are put off to a last pass, and there only
- * those whose bound from that node (see Refuted) is above the best so far are worked out
- * (stop 50: in endgame 37 of the bench, 28 of the 67 million plays that keep tiles are not). */
+ * then ordered the plays and valued each by the same bounds. */
 static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     int side = n->side, opp = 1 - side, slot = n->slot, ov = s->rack_value[opp];
     int most = end_by_passes(s, side), code_opp = first_held(s, opp);
@@ -2144,34 +2049,17 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
     lasts.n = -1;
     const Rec *list = s->list[n->ply];
     size_t count = s->list_n[n->ply];
-    const Refuted *r = &s->refuted[n->ply];
-    const Refuted *up = r->below && count <= 64 * 64 ? &s->refuted[n->ply - 2] : NULL;
-    uint64_t later[64]; /* the plays put off, a bit each */
-    if (up) memset(later, 0, ((count + 63) / 64) * sizeof *later);
     for (int c = 0; c < NCODES; c++) /* the lists last_bound and the peeks derive from */
         if (s->rack[side][c]) single(s, slot, c);
     single(s, slot, code_opp);
-    /* those that go out or keep one tile first (cheaper), those that keep two, those put off */
-    for (int pass = 0; pass < (up ? 3 : 2); pass++)
+    for (int pass = 0; pass < 2; pass++) /* those that go out or keep one tile first: cheaper */
         for (size_t i = 0; i < count; i++) {
             const Rec *m = &list[i];
             int v, sc = m->score, left = s->rack_count[side] - m->nplaced;
-            if (pass == 2) {
-                if (!(later[i >> 6] >> (i & 63) & 1)) continue;
-                refuted_value(up, encode(m), &v);
-                if (v - r->score <= most) continue; /* no more than a play worked out */
-            } else if ((left == 2) != pass) {
-                continue;
-            }
+            if ((left == 2) != pass) continue;
             if (pass && i + AHEAD < count && list[i + AHEAD].nplaced == 1)
                 __builtin_prefetch(bucket(
                     s, pass_key(child_key(s, n->hash0, side, n->passes, &list[i + AHEAD]), 0)));
-            if (pass < 2 && up && left > 0 && apart(m, r->near) &&
-                refuted_value(up, encode(m), &v)) {
-                if (check_lists) check_apart(s, n, m, r);
-                later[i >> 6] |= 1ULL << (i & 63);
-                continue;
-            }
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps tiles */
             if (left > 0) rack_after(s, side, m, rest);
             if (left == 0) {
@@ -2460,9 +2348,6 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
         }
         if (settled) return v;
     }
-    Refuted *kept = &s->refuted[ply]; /* four tiles against a stuck one: see Refuted */
-    kept->keep = alone && mine == 4;
-    if (kept->keep) kept->now++, kept->n = 0;
     if (alone && mine == 3 && ply + MAX_PASSES + 2 < MAX_PLY) {
         /* Three tiles against a stuck one: nearly all such nodes are settled by the bound of
          * their plays (stuck_three_bound), which values the known moves too, so it comes
@@ -2896,8 +2781,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.lkey = calloc(MAX_PLY + 2, sizeof *s.lkey);
     s.slots = calloc(MAX_PLY + 2, sizeof *s.slots);
     s.pairs = calloc((size_t)1 << PAIR_BITS, sizeof *s.pairs);
-    s.refuted = calloc(MAX_PLY + 2, sizeof *s.refuted);
-    if (!s.gens || !s.hist || !s.shapes || !s.lkey || !s.slots || !s.pairs || !s.refuted) {
+    if (!s.gens || !s.hist || !s.shapes || !s.lkey || !s.slots || !s.pairs) {
         PyErr_NoMemory();
         goto done;
     }
@@ -2973,7 +2857,6 @@ done:
     free(s.lkey);
     free(s.slots);
     free(s.pairs);
-    free(s.refuted);
     free(s.walk);
     memory_return(mem, &s);
     free(pv.v);
