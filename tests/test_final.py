@@ -419,6 +419,23 @@ def test_three_tiles_against_a_stuck_tile_bounded_at_once():  # art. 45.4
         _endgame.check_lists(False)
 
 
+def test_four_tiles_against_a_stuck_tile_below_the_root():  # art. 45.2, 45.4
+    """The stuck side moves first (it can only pass), so the node of four tiles against the
+    stuck Q, and the nodes of three that its plays of one tile lead to, lie below the root,
+    where the table, the killers and the bounds of a node of three tiles (stuck_three_bound)
+    all take part. The values are the plain minimax's, and the best lines replay; with
+    check_lists on, every bound and peek is checked against the board it stands for."""
+    _endgame.check_lists(True)
+    try:
+        for board, mine in (("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", "ÑAJS"),
+                            ("15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15", "ROES"),
+                            ("15/15/15/15/15/15/7S7/4LUZ1R6/7A7/15/15/15/15/15/15", "TELA")):
+            assert not movegen.generate(Board(board), parse_rack("Q"), es09())
+            agrees_with_minimax(board, "Q", mine)
+    finally:
+        _endgame.check_lists(False)
+
+
 BLANK_BOARDS = ["15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15",
