@@ -54,6 +54,22 @@ def test_bad_cgp_says_what_is_wrong(bad, why):  # art. 3
     assert why in str(info.value)
 
 
+@pytest.mark.parametrize("bad, article", [
+    ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/13ZZ A/ 0/0 0", "3"),  # one Z in the game
+    ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/12abc ?/ 0/0 0", "3"),  # two blanks
+    ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AAAAAAAA/ 0/0 0", "6"),  # seven at most
+    ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/14K A/ 0/0 0", "10.2"),  # no K, not even a blank
+    ("15/15/15 A/ 0/0 0", None),  # malformed: no rule broken
+])
+def test_a_bad_position_names_the_rule_it_breaks(bad, article):  # art. 3, 6, 10.2
+    """The rule an impossible position breaks is the error's ``article`` too, not only in its
+    message, so that a front end (the CLI's and the web's ``{"error", "article"}``) shows it."""
+    with pytest.raises(InvalidPositionError) as info:
+        Position(bad)
+    assert info.value.article == article
+    assert article is None or f"(art. {article})" in str(info.value)
+
+
 def test_any_arrangement_is_allowed():
     # A floating word nowhere near the centre: positions are transcribed from books.
     pos = Position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/CASA11 / 0/0 0")

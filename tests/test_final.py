@@ -869,19 +869,24 @@ def test_final_shows_what_an_interrupted_search_found(monkeypatch):
     assert result.exit_code == 130 and "no es exacto" in result.output
 
 
-@pytest.mark.parametrize("cgp, message", [
-    ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía"),
-    (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles"),
-    ("esto no es un CGP", ""),
-    (ENDGAMES[0].replace("AHIOSTU/", "AHIOSTUU/"), ""),  # eight tiles
-    (ENDGAMES[0].replace(" AHIOSTU/", " ZZZZZZZ/"), ""),  # art. 3: more Z than the game has
+@pytest.mark.parametrize("cgp, message, article", [
+    ("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15 AB/CD 0/0 0", "bolsa vacía", None),
+    (ENDGAMES[0].replace(" AHIOSTU/ABELMRT", " AHIOSTU/"), "dos atriles", None),
+    ("esto no es un CGP", "", None),
+    (ENDGAMES[0].replace("AHIOSTU/", "AHIOSTUU/"), "8 fichas", "6"),  # art. 6: seven at most
+    (ENDGAMES[0].replace(" AHIOSTU/", " ZZZZZZZ/"), "fichas Z", "3"),  # art. 3: one Z in the game
 ])
-def test_final_bad_input_is_a_clear_error(cgp, message):
+def test_final_bad_input_is_a_clear_error(cgp, message, article):
+    """A bad position is a clear error with exit code 2, never a traceback; with --json,
+    ``{"error", "article"}``, the article the one the message cites (None where it cites
+    none: a position that is no endgame breaks no rule)."""
     for extra in ([], ["--json"]):
         result = run("final", "--cgp", cgp, *extra)
         assert result.exit_code == 2, result.output
         assert "Traceback" not in result.output and not isinstance(result.exception, TypeError)
         if extra:
-            assert message in json.loads(result.output)["error"]
+            data = json.loads(result.output)
+            assert set(data) == {"error", "article"} and message in data["error"]
+            assert data["article"] == article
         else:
             assert message in result.output

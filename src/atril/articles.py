@@ -54,6 +54,17 @@ def renumber(text: str) -> str:
     return _CITATION.sub(one, text)
 
 
+#: a message's citation of the rule it breaks: "(art. 3)", "(art. 24 FISE 2004)"
+_BROKEN = re.compile(r"\(art\. ([^)]+)\)")
+
+
+def broken(text: str) -> str | None:
+    """The article a message cites as the rule broken (its first "(art. …)", as renumbered),
+    or None."""
+    match = _BROKEN.search(text)
+    return match.group(1) if match else None
+
+
 @contextlib.contextmanager
 def numbering(name: str, mapping: Mapping[str, str | None] | None) -> Iterator[None]:
     """Cite in the numbering of the text ``name`` (``mapping``: FISE 2009 number → its own,

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .articles import cite, renumber
+from .articles import broken, cite, renumber
 
 
 class AtrilError(ValueError):
     """Base of every error atril raises for bad input. Its message cites articles in the
-    numbering of the ruleset in force (``atril.articles``)."""
+    numbering of the ruleset in force (``atril.articles``); ``article`` is the rule it breaks
+    (the message's first "(art. …)"), None where it breaks none, so that front ends can show it
+    apart."""
+
+    article: str | None = None
 
     def __init__(self, *args: Any):
         if args and isinstance(args[0], str):
             args = (renumber(args[0]), *args[1:])
+            if self.article is None:
+                self.article = broken(args[0])
         super().__init__(*args)
 
 
