@@ -206,11 +206,8 @@ class Session:
                 return "moved"
             elif self.move(line):
                 return "moved"
-        except ValueError as exc:  # every atril error; the game goes on
-            article = getattr(exc, "article", None)
-            error = f"{exc}" + (f" (art. {article})" if article and f"art. {article}" not in
-                                str(exc) else "")
-            self.say(_("No se puede: {error}").format(error=error))
+        except ValueError as exc:  # every atril error (its message cites its article)
+            self.say(_("No se puede: {error}").format(error=exc))
         return "stay"
 
     def move(self, line: str) -> bool:

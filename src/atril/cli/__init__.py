@@ -144,11 +144,10 @@ class _Main(Group):
             fail(exc, json_output=wants_json)
 
 
-def fail(exc: Exception, *, json_output: bool, code: int = 2) -> None:
+def fail(exc: AtrilError, *, json_output: bool, code: int = 2) -> None:
     """Report an error (with its article when a rule is broken) and exit."""
-    article = getattr(exc, "article", None)
     if json_output:
-        click.echo(json.dumps({"error": str(exc), "article": article}, ensure_ascii=False))
+        click.echo(json.dumps({"error": str(exc), "article": exc.article}, ensure_ascii=False))
     else:
         click.echo(_("error: {message}").format(message=exc), err=True)
     sys.exit(code)

@@ -384,7 +384,7 @@ class _Api:
                     "article": exc.article}
         except AtrilError as exc:
             return {"type": "error", "status": 400, "error": str(exc),
-                    "article": getattr(exc, "article", None)}
+                    "article": exc.article}
         except Exception:
             log.exception("error interno en una acción de %s", game_id)
             return {"type": "error", "status": 500, "article": None,
@@ -450,7 +450,8 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 
 async def _atril_error(request: Request, exc: Exception) -> Response:
-    return _error(400, str(exc), getattr(exc, "article", None))
+    assert isinstance(exc, AtrilError)
+    return _error(400, str(exc), exc.article)
 
 
 #: the addresses whose answers are JSON, also when they do not exist.

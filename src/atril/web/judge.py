@@ -46,7 +46,7 @@ def lexicon_for(request: Request, lex_id: str | None) -> Lexicon:
 
 def error_response(exc: AtrilError) -> JSONResponse:
     """Bad input as the app's other endpoints report it: 400 and the message."""
-    return JSONResponse({"error": str(exc), "article": getattr(exc, "article", None)},
+    return JSONResponse({"error": str(exc), "article": exc.article},
                         status_code=400)
 
 
