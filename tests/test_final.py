@@ -436,6 +436,23 @@ def test_four_tiles_against_a_stuck_tile_below_the_root():  # art. 45.2, 45.4
         _endgame.check_lists(False)
 
 
+def test_a_position_against_a_stuck_tile_is_one_whatever_the_run_of_passes():  # art. 45.2
+    """Against one tile that fits nowhere the run of passes does not change the value (that
+    side can only pass back), so the table keeps such a position once: reached after the other
+    side's last play (a run of none) or after its pass (a run of one). Here the side holding
+    the Q plays its other tile before or after the other side's plays, and the search meets
+    the same positions both ways (fewer positions than with the run in the key). The values are
+    the plain minimax's, with part of the run already made, under four passes and six."""
+    _endgame.check_lists(True)
+    try:
+        for mine in ("QE", "QO"):
+            for limit, passes in ((4, 0), (4, 2), (6, 1)):
+                agrees_with_minimax("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", mine, "ÑAJ",
+                                    limit, passes)
+    finally:
+        _endgame.check_lists(False)
+
+
 BLANK_BOARDS = ["15/15/15/15/15/15/7P7/3CASA1E6/7Z7/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15",
                 "15/15/15/15/15/15/15/4LUZ8/15/15/15/15/15/15/15",
