@@ -436,6 +436,30 @@ def test_four_tiles_against_a_stuck_tile_below_the_root():  # art. 45.2, 45.4
         _endgame.check_lists(False)
 
 
+@pytest.mark.parametrize("limit", [4, 6])
+def test_the_run_of_passes_matters_only_where_a_pass_ends_the_game(limit):  # art. 45.2, 45.3
+    """A pass that does not end the game leads, after the other side's pass back, to the same
+    position two passes on, with the same plays: so the value is the same for every run of
+    passes short of the last one, and the table keeps such a position once, under the key with
+    no pass in the run. Checked on the plain minimax itself (which knows nothing of this) and
+    on the search: random racks of one or two tiles on self-play boards, and tiles that fit
+    nowhere (BQ, BV but for VA) against ones that do, where this side's pass ending the game
+    spares it the other side's plays."""
+    casa = Board("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15")
+    cases = [*small_cases(6, seed=limit, sizes=((1, 1), (1, 2), (2, 1))),
+             *((casa, (parse_rack(mine), parse_rack(theirs)))
+               for mine, theirs in (("BQ", "ES"), ("BV", "LO")))]
+    for board, racks in cases:
+        values = [reference.endgame(board, racks, words(), pass_limit=limit, passes=passes)
+                  for passes in range(limit)]
+        assert len(set(values[:limit - 1])) == 1, (racks, values)
+        if board is casa:
+            assert values[-1] > values[0]
+        for passes in (0, limit - 2, limit - 1):
+            solution = endgame.solve_racks(board, racks, es09(), pass_limit=limit, passes=passes)
+            assert solution.value == values[passes], (racks, passes)
+
+
 def test_a_position_against_a_stuck_tile_is_one_whatever_the_run_of_passes():  # art. 45.2
     """Against one tile that fits nowhere the run of passes does not change the value (that
     side can only pass back), so the table keeps such a position once: reached after the other
@@ -446,7 +470,7 @@ def test_a_position_against_a_stuck_tile_is_one_whatever_the_run_of_passes():  #
     _endgame.check_lists(True)
     try:
         for mine in ("QE", "QO"):
-            for limit, passes in ((4, 0), (4, 2), (6, 1)):
+            for limit, passes in ((4, 0), (4, 3), (6, 1)):
                 agrees_with_minimax("15/15/15/15/15/15/15/3CASA8/15/15/15/15/15/15/15", mine, "ÑAJ",
                                     limit, passes)
     finally:

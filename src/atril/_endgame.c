@@ -1342,18 +1342,22 @@ static inline uint64_t pass_key(uint64_t key, int passes) {
     return key ^ Z_SIDE ^ Z_PASS[passes] ^ Z_PASS[passes + 1];
 }
 
-/* Where the other side holds one tile that fits nowhere, the run of passes does not change the
- * value: that side can only pass back, so a pass here leads to this same position two passes
- * on, and beside the plays only the end by passes counts (see pass_ends), whatever the run.
- * The table keeps such a position under its key with no pass in the run, so that it is found
- * whether it was reached after the other side's last play (a run of none) or after its pass
- * (one): in endgame 45 of the bench, a tenth of the nodes of three tiles against a stuck one
- * were the same position as one searched before with the other run. */
-static inline uint64_t stuck_key(uint64_t key, int passes) {
+/* The run of passes changes a position's value only where this side's pass would end the game
+ * (45.2): a pass that does not leads, after the other side's pass back, to this same position
+ * two passes on, with the same plays on both sides (a play starts the run again). So with a
+ * limit of L passes, the value is the same for every run of L - 2 or fewer (by induction from
+ * L - 2 down: max(A, min(-B, x)) with x the value two passes on, A and B the two sides' best
+ * plays, is max(A, min(-B, E)) whether x is E, the end by passes, or max(A, E) or that value
+ * itself); and where the other side holds one tile that fits nowhere (it can only pass: B is
+ * none), for every run. The table keeps such a position under its key with no pass in the run,
+ * so that it is found however it was reached: after the other side's last play (a run of none)
+ * or after its pass (one). In endgame 45 of the bench, a tenth of the nodes of three tiles
+ * against a stuck one were the same position as one searched before with another run. */
+static inline uint64_t runless(uint64_t key, int passes) {
     return key ^ Z_PASS[passes] ^ Z_PASS[0];
 }
 
-/* The table's key (stuck_key) of this side's position after play m (child_key) and the other
+/* The table's key (runless) of this side's position after play m (child_key) and the other
  * side's pass, that side holding one tile that fits nowhere. */
 static inline uint64_t after_stuck_pass(uint64_t child) { return child ^ Z_SIDE; }
 
@@ -2248,7 +2252,7 @@ static int wild_settles(Solver *s, const Node *n, int *value) {
     int q;
     uint32_t letters;
     uint64_t wkey;
-    if (s->checking || !wild_key(s, n->slot, stuck_key(n->hash0, n->passes), &q, &letters, &wkey))
+    if (s->checking || !wild_key(s, n->slot, runless(n->hash0, n->passes), &q, &letters, &wkey))
         return 0;
     Entry w;
     int bound = INF, known = probe(s, wkey, &w);
@@ -2326,8 +2330,9 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
             return v;
         }
     }
-    /* the table's key: against one tile that fits nowhere, with no pass in the run */
-    uint64_t at = other_stuck(s, slot, side) ? stuck_key(key, passes) : key;
+    /* the table's key: with no pass in the run where the run does not change the value */
+    uint64_t at =
+        passes + 1 < s->pass_limit || other_stuck(s, slot, side) ? runless(key, passes) : key;
     Entry e;
     if (probe(s, at, &e)) {
         ttmove = e.move;
