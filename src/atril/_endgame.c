@@ -1358,8 +1358,12 @@ static inline uint64_t runless(uint64_t key, int passes) {
 }
 
 /* The table's key (runless) of this side's position after play m (child_key) and the other
- * side's pass, that side holding one tile that fits nowhere. */
-static inline uint64_t after_stuck_pass(uint64_t child) { return child ^ Z_SIDE; }
+ * side's pass, that side holding one tile that fits nowhere. Where one pass ends the game there
+ * is no such position, and the key is the one of a run of one, which no node has (under a run of
+ * none, the position reached after the other side's last play, it would read that one's value). */
+static inline uint64_t after_stuck_pass(const Solver *s, uint64_t child) {
+    return s->pass_limit > 1 ? child ^ Z_SIDE : pass_key(child, 0);
+}
 
 /* The key of the position after play m (as try_move makes it, without making it). */
 static uint64_t child_key(const Solver *s, uint64_t key, int side, int passes, const Rec *m) {
@@ -1733,8 +1737,9 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
             stuck = other_stuck(s, n->slot, side);
             if (left > 1 && stuck &&
                 known_child(s, n,
-                            m == n->ahead ? n->ahead_key
-                                          : after_stuck_pass(child_key(s, n->hash0, side, n->passes, m)),
+                            m == n->ahead
+                                ? n->ahead_key
+                                : after_stuck_pass(s, child_key(s, n->hash0, side, n->passes, m)),
                             2, sc, &v))
                 goto tried;
             codes[0] = first_held(s, opp);
@@ -1764,7 +1769,8 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
                 int pb = peek_two_left(s, n, m, rest, codes[0], &seen[0]);
                 best[0] = seen[0].n ? seen[0].v[0] : -1;
                 if (best[0] < 0) {
-                    uint64_t after = after_stuck_pass(child_key(s, n->hash0, side, n->passes, m));
+                    uint64_t after =
+                        after_stuck_pass(s, child_key(s, n->hash0, side, n->passes, m));
                     if (pb == -INF) {
                         s->failed = s->stopped = 1;
                         return 1;
@@ -1808,8 +1814,9 @@ static int try_move(Solver *s, Node *n, const Rec *m, uint64_t code) {
         } else if (s->bag >= 0) {
             __builtin_prefetch(bucket(s, child_key(s, n->hash0, side, n->passes, m)));
         } else if (code_opp >= 0 && !stuck && !read &&
-                   known_child(s, n, after_stuck_pass(child_key(s, n->hash0, side, n->passes, m)), 2, sc,
-                               &v)) {
+                   known_child(s, n,
+                               after_stuck_pass(s, child_key(s, n->hash0, side, n->passes, m)), 2,
+                               sc, &v)) {
             goto tried;
         }
         if (s->proof && n->depth == 2 && unknown(s, opp) > 0 && s->bag < 0 &&
@@ -2077,8 +2084,9 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
             int v, sc = m->score, left = s->rack_count[side] - m->nplaced;
             if ((left == 2) != pass) continue;
             if (pass && i + AHEAD < count && list[i + AHEAD].nplaced == 1)
-                __builtin_prefetch(bucket(
-                    s, after_stuck_pass(child_key(s, n->hash0, side, n->passes, &list[i + AHEAD]))));
+                __builtin_prefetch(bucket(s, after_stuck_pass(s, child_key(s, n->hash0, side,
+                                                                           n->passes,
+                                                                           &list[i + AHEAD]))));
             uint8_t rest[NCODES]; /* this side's rack after the play, where it keeps tiles */
             if (left > 0) rack_after(s, side, m, rest);
             if (left == 0) {
@@ -2101,7 +2109,7 @@ static int stuck_three_bound(Solver *s, const Node *n, int lim) {
             } else {
                 Entry e;
                 Top seen;
-                uint64_t after = after_stuck_pass(child_key(s, n->hash0, side, n->passes, m));
+                uint64_t after = after_stuck_pass(s, child_key(s, n->hash0, side, n->passes, m));
                 int settled = shape_settles(s, n, m, rest, code_opp, lim, &v);
                 if (settled < 0) return -INF;
                 if (settled) goto valued; /* for all the blank's letters at once */
@@ -2212,7 +2220,7 @@ static int wild_bound(Solver *s, int ply, int slot, int side, uint64_t key, int 
                 }
             } else {
                 Entry e;
-                uint64_t after = after_stuck_pass(child_key(s, key, side, 0, m));
+                uint64_t after = after_stuck_pass(s, child_key(s, key, side, 0, m));
                 if (probe(s, after, &e) && e.depth == EXACT_DEPTH && e.flag == TT_UPPER) {
                     v = sc + e.value;
                 } else if (left == 2) {
@@ -2444,7 +2452,7 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
                         continue;
                     uint64_t k = child_key(s, key, side, passes, next);
                     ahead[j % AHEAD] = next;
-                    ahead_key[j % AHEAD] = stuck ? after_stuck_pass(k) : k;
+                    ahead_key[j % AHEAD] = stuck ? after_stuck_pass(s, k) : k;
                     __builtin_prefetch(bucket(s, ahead_key[j % AHEAD]));
                 }
                 n.ahead = i < count ? ahead[i % AHEAD] : NULL;
