@@ -1362,7 +1362,8 @@ static inline uint64_t runless(uint64_t key, int passes) {
  * is no such position, and the key is the one of a run of one, which no node has (under a run of
  * none, the position reached after the other side's last play, it would read that one's value). */
 static inline uint64_t after_stuck_pass(const Solver *s, uint64_t child) {
-    return s->pass_limit > 1 ? child ^ Z_SIDE : pass_key(child, 0);
+    uint64_t after = pass_key(child, 0);
+    return s->pass_limit > 1 ? runless(after, 1) : after;
 }
 
 /* The key of the position after play m (as try_move makes it, without making it). */
