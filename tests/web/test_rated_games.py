@@ -5,6 +5,7 @@ and nothing for unrated games or games against the computer. Also resign, abort 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from conftest import upload_words
@@ -46,6 +47,17 @@ def state(player: Player, game_id: str) -> dict:
 def act(player: Player, game_id: str, action: str, **extra):
     return player.post(f"/api/partidas/{game_id}/accion",
                        {"version": state(player, game_id)["version"], "action": action, **extra})
+
+
+def computer_done(player: Player, game_id: str) -> dict:
+    """The view once the computer, which may start (art. 4), has made its move in the
+    background: an action sent with an older version would rightly get 409."""
+    for _ in range(200):
+        view = state(player, game_id)
+        if not view["thinking"]:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the computer did not move within 10 s")
 
 
 def to_move(game_id: str, a: Player, b: Player) -> Player:
@@ -119,7 +131,7 @@ def test_unrated_games_and_games_against_the_computer_change_no_rating(client):
     assert_error(ana.post("/api/partidas", {"mode": "remote", "rated": "sí"}), 400)
     r = ana.post("/api/partidas", {"mode": "computer", "lexicon": lexicon, "seed": 3})
     computer_game = r.json()["id"]
-    assert state(ana, computer_game)["players"][0]["account"] == ana.name
+    assert computer_done(ana, computer_game)["players"][0]["account"] == ana.name
     assert act(ana, computer_game, "resign").status_code == 200
     assert state(ana, computer_game)["over"]["reason"] == "resign"
     assert account(ana) == {"rating": 1800, "games": 0, "provisional": True}
