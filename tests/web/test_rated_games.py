@@ -5,12 +5,11 @@ and nothing for unrated games or games against the computer. Also resign, abort 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from conftest import upload_words
 from test_accounts import Player
-from test_server_clock import until_over
+from test_server_clock import until_over, wait_for
 from test_web_api import assert_error, two_tiles
 
 from atril import rating
@@ -52,12 +51,7 @@ def act(player: Player, game_id: str, action: str, **extra):
 def computer_done(player: Player, game_id: str) -> dict:
     """The view once the computer, which may start (art. 4), has made its move in the
     background: an action sent with an older version would rightly get 409."""
-    for _ in range(200):
-        view = state(player, game_id)
-        if not view["thinking"]:
-            return view
-        time.sleep(0.05)
-    raise AssertionError("the computer did not move within 10 s")
+    return wait_for(lambda: view if not (view := state(player, game_id))["thinking"] else None)
 
 
 def to_move(game_id: str, a: Player, b: Player) -> Player:
