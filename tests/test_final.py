@@ -199,6 +199,27 @@ def test_the_proof_tried_early_decides_a_whole_endgame():  # art. 45.2, 45.4
     assert proved.nodes * 4 < plain.nodes
 
 
+#: endgame 12 of bench/bench_endgame.py (seed 0): with IQ against BSD, the shallow search's value
+#: (-27) is not the game's (-32), so the search to the end takes more than one test.
+STEPPED = ("15/15/15/9PE[CH]2G/GO[ll]IZOS1JITAN1A/EX3HILAD4[RR]/4L3MAULERO/3CASTRES4F/4N6BAÑa/"
+           "4C5TAYUL/3HI3TUERO2/3UN10/3[LL]E10/1REASUMIO2OVAN/DEAS4CONCEDO AEEIOQR/ABDDEPS "
+           "385/513 0")
+
+
+def test_the_search_to_the_end_steps_from_the_shallow_value():  # art. 45.2, 45.4
+    """The search to the end is a series of null-window tests from the shallow value, each one
+    showing the value below its bound or at least it, until the two meet (MTD(f)): where the
+    shallow value is not the game's, the value the tests meet at is the plain minimax's, and
+    the best move (from the last test that showed a lower bound) leads a line that replays to
+    it."""
+    board = Position(STEPPED).board
+    racks = (parse_rack("IQ"), parse_rack("BSD"))
+    solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+    expected = reference.endgame(board, racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(board, racks, solution, 4) == expected
+
+
 def test_a_proof_pass_does_not_generate_plays_it_cannot_use():  # art. 45.2, 45.4
     """In the pass that shows the value an upper bound, the unknown positions at the limit are
     the best for the side at the root; one ply above the limit that side's pass alone reaches

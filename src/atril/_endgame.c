@@ -27,8 +27,9 @@
  * of the game gets a heuristic value and makes the iteration inexact; the transposition table
  * remembers which values are exact (depth EXACT_DEPTH), so the next iteration reuses them.
  * The deepening goes ply by ply up to SHALLOW plies, then tries to prove the last value within
- * PROOF_DEPTH plies (see prove), then searches to the end of the game; it stops at the first
- * iteration without a heuristic value (or the proof): its result is the game's exact value.
+ * PROOF_DEPTH plies (see prove), then searches to the end of the game by null-window tests from
+ * that value (see to_the_end); it stops at the first iteration without a heuristic value (or
+ * the proof): its result is the game's exact value.
  * The KWG must have passed atril._kwg.check, as for atril._movegen.
  */
 #define PY_SSIZE_T_CLEAN
@@ -2522,6 +2523,35 @@ static int prove(Solver *s, int side, int passes, int v, uint64_t *best) {
     return proved;
 }
 
+/* One search from the root in the window (alpha, beta), to `depth` plies: its value, and in
+ * *best the best move it found. */
+static int window(Solver *s, int side, int passes, int depth, int alpha, int beta,
+                  uint64_t *best) {
+    s->hash = full_hash(s, side, passes) ^ s->board_hash;
+    int v = negamax(s, 0, 0, side, passes, depth, alpha, beta);
+    *best = s->root_best;
+    return v;
+}
+
+/* The search to the end of the game, as null-window tests from the shallow value `guess`
+ * (MTD(f)): each test shows the value below or at least its bound, the next test is where the
+ * last one left it (one above a lower bound, at an upper one), until the two bounds meet. The
+ * best move is that of the last test that showed a lower bound (a move reaching it). A
+ * full-window search spent most of its positions on windows wide open on one side: endgame 37
+ * of the bench 85.4 million positions to the end, the tests 1.2 million (stop 55). */
+static int to_the_end(Solver *s, int side, int passes, int guess, uint64_t *best) {
+    int lower = -INF, upper = INF, g = guess;
+    while (lower < upper) {
+        int b = g == lower ? g + 1 : g;
+        uint64_t move = 0;
+        g = window(s, side, passes, MAX_PLY - 1, b - 1, b, &move);
+        if (s->stopped) break;
+        if (g < b) upper = g;
+        else lower = g, *best = move;
+    }
+    return g;
+}
+
 /* Iterative deepening from the root (gens[0], `side` to move): the value, and in *best the
  * best move's code; *exact when the last iteration needed no heuristic, or a shallow value was
  * proved (prove): after the last shallow iteration, and early, after those up to EARLY_PROOF
@@ -2534,11 +2564,12 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
     for (int iteration = 1; iteration <= SHALLOW + 1; iteration++) {
         int depth = iteration <= SHALLOW ? iteration : MAX_PLY - 1; /* the last: to the end */
         uint64_t before = s->heuristic;
-        s->hash = full_hash(s, side, passes) ^ s->board_hash;
-        int v = negamax(s, 0, 0, side, passes, depth, -INF, INF);
+        uint64_t found = 0;
+        int v = iteration <= SHALLOW ? window(s, side, passes, depth, -INF, INF, &found)
+                                     : to_the_end(s, side, passes, value, &found);
         if (s->stopped) break;
         value = v;
-        *best = s->root_best;
+        *best = found;
         *depth_out = depth;
         s->done_depth = depth, s->done_value = v;
         if (s->heuristic == before) {
