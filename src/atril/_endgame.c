@@ -2487,6 +2487,16 @@ static int negamax(Solver *s, int ply, int slot, int side, int passes, int depth
     return n.best;
 }
 
+/* One search from the root in the window (alpha, beta), to `depth` plies: its value, and in
+ * *best the best move it found. */
+static int window(Solver *s, int side, int passes, int depth, int alpha, int beta,
+                  uint64_t *best) {
+    s->hash = full_hash(s, side, passes) ^ s->board_hash;
+    int v = negamax(s, 0, 0, side, passes, depth, alpha, beta);
+    *best = s->root_best;
+    return v;
+}
+
 /* Whether the game's value from the root is v, proved within s->proof_depth plies: two
  * null-window searches where a position at the depth limit is worth, not a guess, but the worst
  * for one side, so that a line counts only where the game ends within the depth. The first (every
@@ -2504,16 +2514,14 @@ static int prove(Solver *s, int side, int passes, int v, uint64_t *best) {
     memcpy(killer, s->killer, sizeof killer);
     memcpy(out_killer, s->out_killer, sizeof out_killer);
     memcpy(hist, s->hist, ((size_t)1 << 16) * sizeof *hist);
-    uint64_t root = full_hash(s, side, passes) ^ s->board_hash;
+    uint64_t move = 0;
     int proved = 0;
     s->root_side = side;
     s->proof = 1;
-    s->hash = root;
-    if (negamax(s, 0, 0, side, passes, s->proof_depth, v - 1, v) >= v && !s->stopped) {
-        *best = s->root_best;
+    if (window(s, side, passes, s->proof_depth, v - 1, v, &move) >= v && !s->stopped) {
+        *best = move;
         s->proof = -1;
-        s->hash = root;
-        proved = negamax(s, 0, 0, side, passes, s->proof_depth, v, v + 1) <= v && !s->stopped;
+        proved = window(s, side, passes, s->proof_depth, v, v + 1, &move) <= v && !s->stopped;
     }
     s->proof = 0;
     memcpy(s->killer, killer, sizeof killer);
@@ -2523,28 +2531,18 @@ static int prove(Solver *s, int side, int passes, int v, uint64_t *best) {
     return proved;
 }
 
-/* One search from the root in the window (alpha, beta), to `depth` plies: its value, and in
- * *best the best move it found. */
-static int window(Solver *s, int side, int passes, int depth, int alpha, int beta,
-                  uint64_t *best) {
-    s->hash = full_hash(s, side, passes) ^ s->board_hash;
-    int v = negamax(s, 0, 0, side, passes, depth, alpha, beta);
-    *best = s->root_best;
-    return v;
-}
-
 /* The search to the end of the game, as null-window tests from the shallow value `guess`
  * (MTD(f)): each test shows the value below or at least its bound, the next test is where the
  * last one left it (one above a lower bound, at an upper one), until the two bounds meet. The
  * best move is that of the last test that showed a lower bound (a move reaching it). A
  * full-window search spent most of its positions on windows wide open on one side: endgame 37
  * of the bench 85.4 million positions to the end, the tests 1.2 million (stop 55). */
-static int to_the_end(Solver *s, int side, int passes, int guess, uint64_t *best) {
+static int to_the_end(Solver *s, int side, int passes, int depth, int guess, uint64_t *best) {
     int lower = -INF, upper = INF, g = guess;
     while (lower < upper) {
         int b = g == lower ? g + 1 : g;
         uint64_t move = 0;
-        g = window(s, side, passes, MAX_PLY - 1, b - 1, b, &move);
+        g = window(s, side, passes, depth, b - 1, b, &move);
         if (s->stopped) break;
         if (g < b) upper = g;
         else lower = g, *best = move;
@@ -2566,7 +2564,7 @@ static int deepen(Solver *s, int side, int passes, int *exact, int *depth_out, u
         uint64_t before = s->heuristic;
         uint64_t found = 0;
         int v = iteration <= SHALLOW ? window(s, side, passes, depth, -INF, INF, &found)
-                                     : to_the_end(s, side, passes, value, &found);
+                                     : to_the_end(s, side, passes, depth, value, &found);
         if (s->stopped) break;
         value = v;
         *best = found;
