@@ -220,6 +220,29 @@ def test_the_search_to_the_end_steps_from_the_shallow_value():  # art. 45.2, 45.
     assert replay_line(board, racks, solution, 4) == expected
 
 
+def test_the_best_line_follows_from_the_value_of_each_position():  # art. 45.2, 45.4
+    """Once the search is exact, each position of the best line is worth the move's score less
+    the value before it, and its best move is found by one test at that value; with check_lists
+    on, a test that does not reach it raises. On small racks, lines with passes among them too,
+    every line replays by the rules to the value, which is the plain minimax's."""
+    stuck = Position(STEPPED).board  # a Q that fits nowhere: its side passes mid-line
+    cases = [(stuck, racks) for a, b in (("Q", "BS"), ("Q", "SD"), ("QE", "BS"), ("QA", "D"))
+             for racks in ((parse_rack(a), parse_rack(b)), (parse_rack(b), parse_rack(a)))]
+    cases += small_cases(40, 5602, sizes=((2, 1), (1, 2)))
+    _endgame.check_lists(True)
+    try:
+        passed = 0
+        for board, racks in cases:
+            solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+            expected = reference.endgame(board, racks, words(), pass_limit=4)
+            assert solution.exact and solution.value == expected
+            assert replay_line(board, racks, solution, 4) == expected
+            passed += any(c.move.is_pass for c in solution.pv[1:])
+        assert passed  # lines where a position after a pass is worth the one before, negated
+    finally:
+        _endgame.check_lists(False)
+
+
 def test_a_proof_pass_does_not_generate_plays_it_cannot_use():  # art. 45.2, 45.4
     """In the pass that shows the value an upper bound, the unknown positions at the limit are
     the best for the side at the root; one ply above the limit that side's pass alone reaches

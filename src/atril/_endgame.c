@@ -21,7 +21,8 @@
  *       separated by 0 bytes, repeated: what the endgame's own lexicon is built from.
  *   check_lists(on)
  *       for the tests: each list of one-tile plays the searches work out is checked against
- *       every square of its board (see Top), a wrong one raising AssertionError.
+ *       every square of its board (see Top), and each position of the best line reaches the
+ *       value it is given (see reaching), a wrong one raising AssertionError.
  *
  * A search depth counts plies (a pass is one). A node at the depth limit that is not the end
  * of the game gets a heuristic value and makes the iteration inexact; the transposition table
@@ -2609,11 +2610,13 @@ static int line_push(Line *l, const Rec *r) {
 }
 
 /* A move of the root reaching its exact value `known`: one null-window test at the value, to
- * the end (it fails high on such a move), 0 if it does not. */
+ * the end (it fails high on such a move), 0 if it does not (with check_lists on, for the tests,
+ * that is an error: the value was not the position's). */
 static int reaching(Solver *s, int side, int passes, int known, uint64_t *best) {
     uint64_t move = 0;
     int g = window(s, side, passes, MAX_PLY - 1, known - 1, known, &move);
     *best = g >= known && !s->stopped ? move : 0;
+    if (check_lists && g < known && !s->stopped) s->bad_check = s->failed = s->stopped = 1;
     return g;
 }
 
@@ -2917,7 +2920,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     if (s.bad_check) {
         PyErr_SetString(PyExc_AssertionError,
-                        "a one-tile list, a play taken back, or a bound that the board refutes");
+                        "a one-tile list, a play taken back, a bound that the board refutes, "
+                        "or a best line's value that its position does not reach");
         goto done;
     }
     if (rc < 0) {
