@@ -243,6 +243,20 @@ def test_the_best_line_follows_from_the_value_of_each_position():  # art. 45.2, 
         _endgame.check_lists(False)
 
 
+def test_a_play_keeping_one_or_two_tiles_first_keeps_the_value():  # art. 45.2, 45.4
+    """In the search to the end a node of four tiles or more tries first its best play that
+    keeps one or two tiles, its plays generated for it and kept for the rest of the node: only
+    the order changes. Against a Q that fits nowhere, four tiles reach such nodes after a pass,
+    where that play does not cut and the node goes on with its list: the value is the plain
+    minimax's and the line replays to it."""
+    board = Position(STEPPED).board
+    racks = (parse_rack("Q"), parse_rack("BSDA"))
+    solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+    expected = reference.endgame(board, racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(board, racks, solution, 4) == expected
+
+
 def test_a_proof_pass_does_not_generate_plays_it_cannot_use():  # art. 45.2, 45.4
     """In the pass that shows the value an upper bound, the unknown positions at the limit are
     the best for the side at the root; one ply above the limit that side's pass alone reaches
