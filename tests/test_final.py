@@ -206,6 +206,16 @@ STEPPED = ("15/15/15/9PE[CH]2G/GO[ll]IZOS1JITAN1A/EX3HILAD4[RR]/4L3MAULERO/3CAST
            "385/513 0")
 
 
+def solved_as_minimax(board: Board, racks):
+    """Solves to the end (four passes, 45.2) and checks the answer: exact, the plain minimax's
+    value, and a best line that replays by the rules to it."""
+    solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
+    expected = reference.endgame(board, racks, words(), pass_limit=4)
+    assert solution.exact and solution.value == expected
+    assert replay_line(board, racks, solution, 4) == expected
+    return solution
+
+
 def test_the_search_to_the_end_steps_from_the_shallow_value():  # art. 45.2, 45.4
     """The search to the end is a series of null-window tests from the shallow value, each one
     showing the value below its bound or at least it, until the two meet (MTD(f)): where the
@@ -213,11 +223,7 @@ def test_the_search_to_the_end_steps_from_the_shallow_value():  # art. 45.2, 45.
     the best move (from the last test that showed a lower bound) leads a line that replays to
     it."""
     board = Position(STEPPED).board
-    racks = (parse_rack("IQ"), parse_rack("BSD"))
-    solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
-    expected = reference.endgame(board, racks, words(), pass_limit=4)
-    assert solution.exact and solution.value == expected
-    assert replay_line(board, racks, solution, 4) == expected
+    solved_as_minimax(board, racks=(parse_rack("IQ"), parse_rack("BSD")))
 
 
 def test_the_best_line_follows_from_the_value_of_each_position():  # art. 45.2, 45.4
@@ -233,10 +239,7 @@ def test_the_best_line_follows_from_the_value_of_each_position():  # art. 45.2, 
     try:
         passed = 0
         for board, racks in cases:
-            solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
-            expected = reference.endgame(board, racks, words(), pass_limit=4)
-            assert solution.exact and solution.value == expected
-            assert replay_line(board, racks, solution, 4) == expected
+            solution = solved_as_minimax(board, racks)
             passed += any(c.move.is_pass for c in solution.pv[1:])
         assert passed  # lines where a position after a pass is worth the one before, negated
     finally:
@@ -250,11 +253,7 @@ def test_a_play_keeping_one_or_two_tiles_first_keeps_the_value():  # art. 45.2, 
     where that play does not cut and the node goes on with its list: the value is the plain
     minimax's and the line replays to it."""
     board = Position(STEPPED).board
-    racks = (parse_rack("Q"), parse_rack("BSDA"))
-    solution = endgame.solve_racks(board, racks, es09(), pass_limit=4)
-    expected = reference.endgame(board, racks, words(), pass_limit=4)
-    assert solution.exact and solution.value == expected
-    assert replay_line(board, racks, solution, 4) == expected
+    solved_as_minimax(board, racks=(parse_rack("Q"), parse_rack("BSDA")))
 
 
 def test_a_proof_pass_does_not_generate_plays_it_cannot_use():  # art. 45.2, 45.4
